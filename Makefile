@@ -1,0 +1,48 @@
+# The two commands of the quick start: `make run` and `make test`.
+BUILD      ?= build
+ASAN_BUILD ?= build-asan
+JOBS       ?= $(shell nproc)
+DATA_DIR   ?= ./data
+CMAKE_GEN  := $(shell command -v ninja >/dev/null 2>&1 && echo "-G Ninja")
+
+.PHONY: deps configure build run test unit cql asan format format-check bench soak clean
+
+deps:
+	@bash scripts/install-deps.sh
+
+$(BUILD)/CMakeCache.txt:
+	cmake -S . -B $(BUILD) $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=Release
+
+configure: deps $(BUILD)/CMakeCache.txt
+
+build: configure
+	cmake --build $(BUILD) -j $(JOBS)
+
+# Builds and starts the server on 127.0.0.1:9042 with data in ./data.
+run: build
+	$(BUILD)/bin/tesseld --data-dir $(DATA_DIR) --listen 127.0.0.1 --port 9042
+
+# Every test suite: unit tests, CQL approval files, driver and protocol tests.
+test: build
+	bash tests/run_all.sh $(BUILD)
+
+# The same suites under AddressSanitizer and UndefinedBehaviorSanitizer.
+asan: deps
+	cmake -S . -B $(ASAN_BUILD) $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=Debug -DTESSEL_SANITIZE=ON
+	cmake --build $(ASAN_BUILD) -j $(JOBS)
+	bash tests/run_all.sh $(ASAN_BUILD)
+
+format:
+	find src include tools tests bench -name '*.h' -o -name '*.cpp' | xargs clang-format -i
+
+format-check:
+	find src include tools tests bench -name '*.h' -o -name '*.cpp' | xargs clang-format --dry-run --Werror
+
+bench: build
+	@for b in $(BUILD)/bin/micro_*; do [ -x "$$b" ] && "$$b"; done
+
+soak: build
+	@echo "no soak suites yet"
+
+clean:
+	rm -rf $(BUILD) $(ASAN_BUILD)

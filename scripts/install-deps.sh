@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Installs every Debian package Tessel needs to build, test and benchmark.
+# Idempotent: does nothing when everything is present (unless --force).
+set -euo pipefail
+
+PACKAGES=(
+  build-essential g++ cmake make ninja-build pkg-config clang-format
+  librocksdb-dev libasio-dev libfmt-dev libspdlog-dev libcli11-dev libxxhash-dev
+  liblz4-dev libsnappy-dev libssl-dev libgtest-dev libgmock-dev libbenchmark-dev
+  python3 python3-cassandra nodejs npm
+)
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ "${#missing[@]}" -eq 0 ] && [ "${1:-}" != "--force" ]; then
+  exit 0
+fi
+SUDO=""
+[ "$(id -u)" -eq 0 ] || SUDO="sudo"
+echo "installing: ${missing[*]}"
+$SUDO apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
