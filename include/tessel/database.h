@@ -1,0 +1,158 @@
+// The embedded API: open a database on a directory and run CQL against it.
+//
+// This is the one entry point to the engine. The shell uses it directly
+// (embedded mode), and the server (tesseld) maps every protocol request onto
+// it, so a statement behaves the same whichever way it arrives.
+//
+// Thread-safety: Database is thread-safe. A Session is a connection's state
+// (current keyspace) and must be used by one thread at a time; create one per
+// connection. Values are CQL native-protocol encoded bytes (types/value.h has
+// the functions to validate, print and compare them).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/status.h"
+#include "types/cql_type.h"
+
+namespace tessel {
+
+enum class CommitlogSync { kPeriodic, kBatch };
+
+struct DatabaseOptions {
+    std::string data_dir = "./data";
+    // periodic: the WAL is fsynced every commitlog_sync_period_ms; batch: every
+    // acknowledged write is fsynced before it is acknowledged (group commit).
+    CommitlogSync commitlog_sync = CommitlogSync::kPeriodic;
+    int commitlog_sync_period_ms = 10000;
+    size_t block_cache_bytes = 256ull << 20;
+    // Pages are cut at this many bytes even when fewer rows than the page size.
+    size_t max_page_bytes = 4ull << 20;
+    std::string cluster_name = "Tessel Cluster";
+    // What system.local reports as this node's client address and port.
+    std::string rpc_address = "127.0.0.1";
+    int native_port = 9042;
+};
+
+// A bound value as a client sends it.
+struct BoundValue {
+    enum class Kind { kValue, kNull, kUnset };
+    Kind kind = Kind::kValue;
+    std::string bytes;  // kValue only
+    std::string name;   // set when values are bound by name
+    static BoundValue value(std::string b) { return {Kind::kValue, std::move(b), {}}; }
+    static BoundValue null() { return {Kind::kNull, {}, {}}; }
+    static BoundValue unset() { return {Kind::kUnset, {}, {}}; }
+};
+
+// Consistency levels are accepted and recorded; one node satisfies them all.
+struct QueryOptions {
+    std::vector<BoundValue> values;
+    bool named_values = false;
+    int32_t page_size = -1;    // <= 0: no paging (everything, still bounded by bytes)
+    std::string paging_state;  // empty: first page
+    std::optional<int64_t> default_timestamp;  // client timestamp, microseconds
+    uint16_t consistency = 0x000A;             // LOCAL_ONE
+    std::optional<uint16_t> serial_consistency;
+};
+
+struct ColumnSpec {
+    std::string keyspace;
+    std::string table;
+    std::string name;
+    TypePtr type;
+};
+
+struct SchemaChange {
+    std::string change_type;  // CREATED | UPDATED | DROPPED
+    std::string target;       // KEYSPACE | TABLE | TYPE | FUNCTION | AGGREGATE
+    std::string keyspace;
+    std::string name;  // empty for KEYSPACE
+    std::vector<std::string> argument_types;
+};
+
+// The result of one statement, mirroring the protocol's RESULT kinds.
+struct ResultSet {
+    enum class Kind { kVoid, kRows, kSetKeyspace, kSchemaChange };
+    Kind kind = Kind::kVoid;
+    std::vector<ColumnSpec> columns;                          // kRows
+    std::vector<std::vector<std::optional<std::string>>> rows;  // kRows; nullopt = null
+    std::string paging_state;  // kRows: non-empty when more pages remain
+    std::string keyspace;      // kSetKeyspace
+    SchemaChange schema_change;  // kSchemaChange
+    std::vector<std::string> warnings;  // client warnings (protocol warnings flag)
+};
+
+struct PreparedStatement {
+    std::string id;  // MD5 of keyspace + query text: same on every connection and restart
+    std::string query;
+    std::string keyspace;               // the session keyspace when prepared
+    std::vector<ColumnSpec> bind_columns;  // one per bind marker, in order
+    // For each partition-key column, in order, the index of its bind marker;
+    // empty when some partition-key column is not a plain bind marker.
+    std::vector<uint16_t> partition_key_indexes;
+    std::vector<ColumnSpec> result_columns;  // empty for non-SELECT
+};
+
+enum class BatchType : uint8_t { kLogged = 0, kUnlogged = 1, kCounter = 2 };
+
+struct BatchEntry {
+    // Exactly one of query / prepared_id is non-empty.
+    std::string query;
+    std::string prepared_id;
+    std::vector<BoundValue> values;
+};
+
+class Session;
+
+class Database {
+public:
+    virtual ~Database() = default;
+
+    // Opens (creating if needed) the database in options.data_dir. Fails with a
+    // clear message, never silently starting empty, when the catalog is corrupt.
+    static Result<std::unique_ptr<Database>> open(const DatabaseOptions& options);
+
+    virtual std::unique_ptr<Session> new_session() = 0;
+
+    // Called after every successful schema change, from the thread that made it,
+    // before the statement's result is returned. Returns a subscription id.
+    virtual int subscribe_schema_changes(std::function<void(const SchemaChange&)> listener) = 0;
+    virtual void unsubscribe_schema_changes(int id) = 0;
+
+    // 16-byte UUID of the current schema; changes on every DDL.
+    virtual std::string schema_version() const = 0;
+    // This node's host id (16-byte UUID, persisted in the data directory).
+    virtual std::string host_id() const = 0;
+
+    // Flushes memtables and syncs the WAL (graceful stop, tessel-admin flush).
+    virtual Status flush() = 0;
+};
+
+class Session {
+public:
+    virtual ~Session() = default;
+
+    // Runs one CQL statement (text with literals and/or bind markers).
+    virtual Result<ResultSet> execute(std::string_view cql, const QueryOptions& options) = 0;
+
+    // Prepares a statement; the id is deterministic (see PreparedStatement).
+    virtual Result<PreparedStatement> prepare(std::string_view cql) = 0;
+    // Unknown id -> ErrorCode::kUnprepared with Status::detail1 = the id.
+    virtual Result<ResultSet> execute_prepared(std::string_view id,
+                                               const QueryOptions& options) = 0;
+
+    // BATCH: options.values are ignored (each entry carries its own).
+    virtual Result<ResultSet> execute_batch(BatchType type, const std::vector<BatchEntry>& entries,
+                                            const QueryOptions& options) = 0;
+
+    virtual const std::string& keyspace() const = 0;
+};
+
+}  // namespace tessel
