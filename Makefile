@@ -5,7 +5,7 @@ JOBS       ?= $(shell nproc)
 DATA_DIR   ?= ./data
 CMAKE_GEN  := $(shell command -v ninja >/dev/null 2>&1 && echo "-G Ninja")
 
-.PHONY: deps configure build run test unit cql asan format format-check bench soak clean
+.PHONY: deps configure build run test approve asan format format-check bench soak clean
 
 deps:
 	@bash scripts/install-deps.sh
@@ -25,6 +25,10 @@ run: build
 # Every test suite: unit tests, CQL approval files, driver and protocol tests.
 test: build
 	bash tests/run_all.sh $(BUILD)
+
+# Rewrites tests/cql/*.result from the current build (review with git diff).
+approve: build
+	bash tests/cql/run.sh $(BUILD) --approve
 
 # The same suites under AddressSanitizer and UndefinedBehaviorSanitizer.
 asan: deps

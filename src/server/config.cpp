@@ -1,0 +1,165 @@
+#include "server/config.h"
+
+#include <charconv>
+#include <fstream>
+#include <sstream>
+
+namespace tessel::server {
+namespace {
+
+std::string_view trim(std::string_view s) {
+    while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r')) {
+        s.remove_prefix(1);
+    }
+    while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) {
+        s.remove_suffix(1);
+    }
+    return s;
+}
+
+// Drops a trailing `# comment` that is outside quotes.
+std::string_view strip_comment(std::string_view s) {
+    char quote = 0;
+    for (size_t i = 0; i < s.size(); ++i) {
+        char c = s[i];
+        if (quote) {
+            if (c == quote) quote = 0;
+        } else if (c == '"' || c == '\'') {
+            quote = c;
+        } else if (c == '#' && (i == 0 || s[i - 1] == ' ' || s[i - 1] == '\t')) {
+            return s.substr(0, i);
+        }
+    }
+    return s;
+}
+
+std::string unquote(std::string_view s) {
+    s = trim(s);
+    if (s.size() >= 2 && (s.front() == '"' || s.front() == '\'') && s.back() == s.front()) {
+        return std::string(s.substr(1, s.size() - 2));
+    }
+    return std::string(s);
+}
+
+Status bad_value(int line, std::string_view key, std::string_view value, std::string_view want) {
+    return Status::config("config line " + std::to_string(line) + ": invalid value '" +
+                          std::string(value) + "' for " + std::string(key) + " (expected " +
+                          std::string(want) + ")");
+}
+
+Result<long long> parse_int(int line, std::string_view key, const std::string& value, long long lo,
+                            long long hi) {
+    long long v = 0;
+    auto [p, ec] = std::from_chars(value.data(), value.data() + value.size(), v);
+    if (ec != std::errc() || p != value.data() + value.size() || v < lo || v > hi) {
+        return bad_value(line, key, value,
+                         "an integer in " + std::to_string(lo) + ".." + std::to_string(hi));
+    }
+    return v;
+}
+
+// Applies one scalar setting. `known` is cleared for keys we do not handle.
+Status apply_scalar(int line, const std::string& key, const std::string& value,
+                    ServerConfig* config, bool* known) {
+    *known = true;
+    if (key == "cluster_name") {
+        config->db.cluster_name = value;
+    } else if (key == "native_transport_port") {
+        TESSEL_ASSIGN_OR_RETURN(long long port, parse_int(line, key, value, 0, 65535));
+        config->port = static_cast<int>(port);
+    } else if (key == "listen_address") {
+        if (value.empty()) return bad_value(line, key, value, "an address");
+        config->listen_address = value;
+    } else if (key == "rpc_address" || key == "broadcast_rpc_address") {
+        if (value.empty()) return bad_value(line, key, value, "an address");
+        config->db.rpc_address = value;
+    } else if (key == "commitlog_sync") {
+        if (value == "periodic") {
+            config->db.commitlog_sync = CommitlogSync::kPeriodic;
+        } else if (value == "batch") {
+            config->db.commitlog_sync = CommitlogSync::kBatch;
+        } else {
+            return bad_value(line, key, value, "periodic or batch");
+        }
+    } else if (key == "commitlog_sync_period_in_ms") {
+        TESSEL_ASSIGN_OR_RETURN(long long ms, parse_int(line, key, value, 1, 3600 * 1000));
+        config->db.commitlog_sync_period_ms = static_cast<int>(ms);
+    } else if (key == "native_transport_max_frame_size_in_mb") {
+        TESSEL_ASSIGN_OR_RETURN(long long mb, parse_int(line, key, value, 1, 2047));
+        config->max_frame_bytes = static_cast<size_t>(mb) << 20;
+    } else if (key == "smp" || key == "native_transport_event_loops") {
+        TESSEL_ASSIGN_OR_RETURN(long long n, parse_int(line, key, value, 0, 1024));
+        config->smp = static_cast<int>(n);
+    } else if (key == "block_cache_size_in_mb") {
+        TESSEL_ASSIGN_OR_RETURN(long long mb, parse_int(line, key, value, 1, 1 << 20));
+        config->db.block_cache_bytes = static_cast<size_t>(mb) << 20;
+    } else {
+        *known = false;
+    }
+    return Status::ok();
+}
+
+}  // namespace
+
+Status apply_config_text(std::string_view text, ServerConfig* config,
+                         std::vector<std::string>* ignored_keys) {
+    std::string list_key;  // the key whose `- item` lines follow
+    bool first_item = false;
+    int line_no = 0;
+    while (!text.empty()) {
+        size_t nl = text.find('\n');
+        std::string_view raw = text.substr(0, nl);
+        text = nl == std::string_view::npos ? std::string_view() : text.substr(nl + 1);
+        ++line_no;
+        std::string_view line = trim(strip_comment(raw));
+        if (line.empty() || line == "---") continue;
+        bool indented = raw.front() == ' ' || raw.front() == '\t';
+        if (line.front() == '-') {
+            // A list item belongs to the last top-level key with an empty value.
+            if (list_key == "data_file_directories" && first_item) {
+                config->db.data_dir = unquote(line.substr(1));
+                first_item = false;
+            }
+            continue;
+        }
+        if (indented) continue;  // nested mapping under a key we do not read
+        size_t colon = line.find(':');
+        if (colon == std::string_view::npos) {
+            return Status::config("config line " + std::to_string(line_no) +
+                                  ": expected 'key: value', got '" + std::string(line) + "'");
+        }
+        std::string key(trim(line.substr(0, colon)));
+        std::string value = unquote(line.substr(colon + 1));
+        list_key.clear();
+        if (value.empty()) {
+            list_key = key;
+            first_item = true;
+            if (key != "data_file_directories" && ignored_keys) ignored_keys->push_back(key);
+            continue;
+        }
+        if (key == "data_file_directories") {
+            // Flow style: [a, b]
+            std::string v = value;
+            if (!v.empty() && v.front() == '[') {
+                v = v.substr(1, v.find_first_of(",]") - 1);
+            }
+            config->db.data_dir = unquote(v);
+            continue;
+        }
+        bool known = false;
+        TESSEL_RETURN_IF_ERROR(apply_scalar(line_no, key, value, config, &known));
+        if (!known && ignored_keys) ignored_keys->push_back(key);
+    }
+    return Status::ok();
+}
+
+Status apply_config_file(const std::string& path, ServerConfig* config,
+                         std::vector<std::string>* ignored_keys) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return Status::config("cannot read config file " + path);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return apply_config_text(ss.str(), config, ignored_keys);
+}
+
+}  // namespace tessel::server

@@ -1,0 +1,41 @@
+// ServerConfig: everything tesseld needs to start, and the reader of its
+// configuration file.
+//
+// The file is a small subset of YAML (the shape of cassandra.yaml): one
+// `key: value` per line, `#` comments, quoted or bare scalars, and `- item`
+// lists under a key. Keys use cassandra.yaml's names where one exists, so an
+// operator can reuse what they know; unknown keys are reported, not fatal
+// (a real cassandra.yaml has hundreds we do not need).
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/status.h"
+#include "tessel/database.h"
+
+namespace tessel::server {
+
+struct ServerConfig {
+    DatabaseOptions db;  // data_dir, commitlog, cluster_name, rpc_address, native_port
+    std::string listen_address = "127.0.0.1";
+    int port = 9042;
+    // Event loops (threads); 0 means one per hardware thread.
+    int smp = 0;
+    // Frames with a longer body are refused with Protocol_error and the
+    // connection is closed (cassandra.yaml native_transport_max_frame_size_in_mb).
+    size_t max_frame_bytes = 256ull << 20;
+};
+
+// Applies the settings of a config file's text on top of *config. Returns
+// Config_error naming the line for a malformed line or a bad value. Keys the
+// reader does not know are appended to *ignored_keys (may be null).
+Status apply_config_text(std::string_view text, ServerConfig* config,
+                         std::vector<std::string>* ignored_keys);
+
+// Reads the file at `path` and applies it (Config_error if unreadable).
+Status apply_config_file(const std::string& path, ServerConfig* config,
+                         std::vector<std::string>* ignored_keys);
+
+}  // namespace tessel::server
