@@ -13,25 +13,41 @@ namespace tessel::bytes {
 
 inline uint64_t read_be(std::string_view b, size_t n) {
     uint64_t v = 0;
-    for (size_t i = 0; i < n; ++i) v = (v << 8) | static_cast<uint8_t>(b[i]);
+    for (size_t i = 0; i < n; ++i)
+        v = (v << 8) | static_cast<uint8_t>(b[i]);
     return v;
 }
-inline uint16_t read_u16(std::string_view b) { return static_cast<uint16_t>(read_be(b, 2)); }
-inline uint32_t read_u32(std::string_view b) { return static_cast<uint32_t>(read_be(b, 4)); }
-inline uint64_t read_u64(std::string_view b) { return read_be(b, 8); }
-inline int32_t read_i32(std::string_view b) { return static_cast<int32_t>(read_u32(b)); }
-inline int64_t read_i64(std::string_view b) { return static_cast<int64_t>(read_u64(b)); }
+inline uint16_t read_u16(std::string_view b) {
+    return static_cast<uint16_t>(read_be(b, 2));
+}
+inline uint32_t read_u32(std::string_view b) {
+    return static_cast<uint32_t>(read_be(b, 4));
+}
+inline uint64_t read_u64(std::string_view b) {
+    return read_be(b, 8);
+}
+inline int32_t read_i32(std::string_view b) {
+    return static_cast<int32_t>(read_u32(b));
+}
+inline int64_t read_i64(std::string_view b) {
+    return static_cast<int64_t>(read_u64(b));
+}
 
 inline void append_be(std::string* out, uint64_t v, size_t n) {
-    for (size_t i = n; i-- > 0;) out->push_back(static_cast<char>((v >> (8 * i)) & 0xFF));
+    for (size_t i = n; i-- > 0;)
+        out->push_back(static_cast<char>((v >> (8 * i)) & 0xFF));
 }
 inline std::string be_bytes(uint64_t v, size_t n) {
     std::string s;
     append_be(&s, v, n);
     return s;
 }
-inline std::string i32_bytes(int32_t v) { return be_bytes(static_cast<uint32_t>(v), 4); }
-inline std::string i64_bytes(int64_t v) { return be_bytes(static_cast<uint64_t>(v), 8); }
+inline std::string i32_bytes(int32_t v) {
+    return be_bytes(static_cast<uint32_t>(v), 4);
+}
+inline std::string i64_bytes(int64_t v) {
+    return be_bytes(static_cast<uint64_t>(v), 8);
+}
 
 // Lowercase hex without prefix.
 inline std::string to_hex(std::string_view b) {
@@ -65,7 +81,9 @@ inline std::optional<std::string> from_hex(std::string_view h) {
     return out;
 }
 
-inline int sign_of(int64_t v) { return v < 0 ? -1 : (v > 0 ? 1 : 0); }
+inline int sign_of(int64_t v) {
+    return v < 0 ? -1 : (v > 0 ? 1 : 0);
+}
 
 // memcmp-style comparison of two byte strings as unsigned bytes.
 inline int compare_bytes(std::string_view a, std::string_view b) {
