@@ -1,0 +1,192 @@
+// ALTER TABLE: add, drop and rename columns, change options. The primary key
+// never changes; every attempt is refused with the same clear message.
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "schema/catalog.h"
+
+namespace tessel {
+namespace {
+
+using Type = SchemaChange::Type;
+using Target = SchemaChange::Target;
+
+SchemaChange updated(const std::string& ks, const std::string& table) {
+    return SchemaChange{Type::kUpdated, Target::kTable, ks, table, true};
+}
+
+Status check_add(const TableDef& t, const NewColumn& col, const CqlType& type) {
+    if (col.kind == ColumnKind::kPartitionKey || col.kind == ColumnKind::kClustering) {
+        return immutable_primary_key_error("add", col.name);
+    }
+    if (const ColumnDef* existing = t.column(col.name)) {
+        return Status::invalid(fmt::format(
+            fmt::runtime(
+                existing->is_primary_key()
+                    ? "Invalid column name {} because it conflicts with a PRIMARY KEY part"
+                    : "Invalid column name {} because it conflicts with an existing column"),
+            col.name));
+    }
+    if (col.kind == ColumnKind::kStatic && t.clustering_key().empty()) {
+        return Status::invalid(
+            "Static columns are only useful (and thus allowed) if the table has at least one "
+            "clustering column");
+    }
+    if (t.is_counter() && t.dropped_columns.count(col.name)) {
+        return Status::invalid(
+            fmt::format("Cannot re-add previously dropped counter column {}", col.name));
+    }
+    if (type.is_counter() && !t.is_counter()) {
+        return Status::invalid(fmt::format(
+            "Cannot add a counter column ({}) in a non counter column family", col.name));
+    }
+    if (!type.is_counter() && t.is_counter()) {
+        return Status::invalid(fmt::format(
+            "Cannot add a non counter column ({}) in a counter column family", col.name));
+    }
+    return validate_non_key_column_type(type);
+}
+
+// Rewrites column names inside the layout options after a rename.
+void rename_in_options(TableOptions& o, const std::string& from, const std::string& to) {
+    if (o.write_sharding) {
+        for (auto& c : o.write_sharding->columns) {
+            if (c == from) c = to;
+        }
+    }
+    if (o.time_bucket && o.time_bucket->column == from) o.time_bucket->column = to;
+}
+
+bool used_by_layout(const TableOptions& o, const std::string& column) {
+    if (o.write_sharding) {
+        const auto& cols = o.write_sharding->columns;
+        if (std::find(cols.begin(), cols.end(), column) != cols.end()) return true;
+    }
+    return o.time_bucket && o.time_bucket->column == column;
+}
+
+}  // namespace
+
+Result<SchemaChange> Catalog::alter_table_add(const std::string& keyspace, const std::string& table,
+                                              const std::vector<NewColumn>& columns) {
+    return run([&](Txn& txn) -> Result<SchemaChange> {
+        TESSEL_ASSIGN_OR_RETURN(auto current, existing_table(txn.next, keyspace, table));
+        TableDef t = *current;
+        for (const NewColumn& col : columns) {
+            TESSEL_ASSIGN_OR_RETURN(TypePtr type, txn.next.resolve_type(keyspace, col.type));
+            TESSEL_RETURN_IF_ERROR(check_add(t, col, *type));
+            t.columns.push_back(ColumnDef{
+                t.next_column_id++, col.name, type,
+                col.kind == ColumnKind::kStatic ? ColumnKind::kStatic : ColumnKind::kRegular, -1,
+                ClusteringOrder::kAsc});
+            t.finalize();
+        }
+        replace_table(txn, std::move(t));
+        return updated(keyspace, table);
+    });
+}
+
+Result<SchemaChange> Catalog::alter_table_drop(const std::string& keyspace,
+                                               const std::string& table,
+                                               const std::vector<std::string>& columns,
+                                               int64_t timestamp_micros) {
+    return run([&](Txn& txn) -> Result<SchemaChange> {
+        TESSEL_ASSIGN_OR_RETURN(auto current, existing_table(txn.next, keyspace, table));
+        TableDef t = *current;
+        for (const std::string& name : columns) {
+            const ColumnDef* c = t.column(name);
+            if (!c) {
+                return Status::invalid(
+                    fmt::format("Column {} was not found in table {}", name, table));
+            }
+            if (c->is_primary_key()) return immutable_primary_key_error("drop", name);
+            if (used_by_layout(t.options, name)) {
+                return Status::invalid(fmt::format(
+                    "Cannot drop column {}: the table's write_sharding or time_bucket option uses "
+                    "it",
+                    name));
+            }
+            t.dropped_columns[name] = DroppedColumn{timestamp_micros, c->type, c->kind};
+            uint32_t id = c->id;
+            std::erase_if(t.columns, [id](const ColumnDef& col) { return col.id == id; });
+            t.finalize();
+        }
+        replace_table(txn, std::move(t));
+        return updated(keyspace, table);
+    });
+}
+
+Result<SchemaChange> Catalog::alter_table_rename(
+    const std::string& keyspace, const std::string& table,
+    const std::vector<std::pair<std::string, std::string>>& renames) {
+    return run([&](Txn& txn) -> Result<SchemaChange> {
+        TESSEL_ASSIGN_OR_RETURN(auto current, existing_table(txn.next, keyspace, table));
+        TableDef t = *current;
+        for (const auto& [from, to] : renames) {
+            const ColumnDef* c = t.column(from);
+            // Cassandra 3.11 prints the table name where its message says "keyspace".
+            if (!c) {
+                return Status::invalid(
+                    fmt::format("Cannot rename unknown column {} in keyspace {}", from, table));
+            }
+            if (t.column(to)) {
+                return Status::invalid(fmt::format(
+                    "Cannot rename column {} to {} in keyspace {}; another column of that name "
+                    "already exist",
+                    from, to, table));
+            }
+            if (!c->is_primary_key()) {
+                return Status::invalid(fmt::format("Cannot rename non PRIMARY KEY part {}", from));
+            }
+            uint32_t id = c->id;
+            for (ColumnDef& col : t.columns) {
+                if (col.id == id) col.name = to;
+            }
+            rename_in_options(t.options, from, to);
+            t.finalize();
+        }
+        replace_table(txn, std::move(t));
+        return updated(keyspace, table);
+    });
+}
+
+Result<SchemaChange> Catalog::alter_table_type(const std::string& keyspace,
+                                               const std::string& table, const std::string& column,
+                                               const TypeSpec&) {
+    auto schema = snapshot();
+    TESSEL_ASSIGN_OR_RETURN(auto t, existing_table(*schema, keyspace, table));
+    const ColumnDef* c = t->column(column);
+    if (!c) {
+        return Status::invalid(fmt::format("Column {} was not found in table {}", column, table));
+    }
+    if (c->is_primary_key()) return immutable_primary_key_error("alter", column);
+    // Cells keep their encoding; a type change would reinterpret stored bytes.
+    return Status::invalid("Altering of types is not allowed");
+}
+
+Result<SchemaChange> Catalog::alter_table_options(
+    const std::string& keyspace, const std::string& table,
+    const std::vector<std::pair<std::string, OptionValue>>& options) {
+    return run([&](Txn& txn) -> Result<SchemaChange> {
+        TESSEL_ASSIGN_OR_RETURN(auto current, existing_table(txn.next, keyspace, table));
+        TableDef t = *current;
+        for (const auto& [name, value] : options) {
+            if (is_layout_option(name)) {
+                return Status::invalid(fmt::format(
+                    "Cannot alter option '{}' of table {}.{}: it decides where rows are stored; "
+                    "create a new table and copy the data",
+                    name, keyspace, table));
+            }
+            TESSEL_RETURN_IF_ERROR(apply_table_option(t.options, name, value));
+        }
+        TESSEL_RETURN_IF_ERROR(validate_table_options(t.options));
+        if (t.is_counter() && t.options.default_time_to_live > 0) {
+            return Status::invalid("Cannot set default_time_to_live on a table with counters");
+        }
+        replace_table(txn, std::move(t));
+        return updated(keyspace, table);
+    });
+}
+
+}  // namespace tessel
