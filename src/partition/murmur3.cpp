@@ -8,7 +8,9 @@ namespace {
 constexpr uint64_t kC1 = 0x87c37b91114253d5ULL;
 constexpr uint64_t kC2 = 0x4cf5ad432745937fULL;
 
-inline uint64_t rotl64(uint64_t v, int r) { return (v << r) | (v >> (64 - r)); }
+inline uint64_t rotl64(uint64_t v, int r) {
+    return (v << r) | (v >> (64 - r));
+}
 
 inline uint64_t fmix64(uint64_t k) {
     k ^= k >> 33;
@@ -21,7 +23,8 @@ inline uint64_t fmix64(uint64_t k) {
 
 inline uint64_t load_le64(const unsigned char* p) {
     uint64_t v = 0;
-    for (int i = 7; i >= 0; --i) v = (v << 8) | p[i];
+    for (int i = 7; i >= 0; --i)
+        v = (v << 8) | p[i];
     return v;
 }
 
@@ -63,14 +66,16 @@ Murmur3Hash128 murmur3_cassandra_x64_128(std::string_view bytes, uint64_t seed) 
     const size_t rem = len & 15;
     uint64_t k1 = 0;
     uint64_t k2 = 0;
-    for (size_t j = rem; j > 8; --j) k2 ^= sign_extended(tail[j - 1]) << (8 * (j - 9));
+    for (size_t j = rem; j > 8; --j)
+        k2 ^= sign_extended(tail[j - 1]) << (8 * (j - 9));
     if (rem > 8) {
         k2 *= kC2;
         k2 = rotl64(k2, 33);
         k2 *= kC1;
         h2 ^= k2;
     }
-    for (size_t j = rem < 8 ? rem : 8; j > 0; --j) k1 ^= sign_extended(tail[j - 1]) << (8 * (j - 1));
+    for (size_t j = rem < 8 ? rem : 8; j > 0; --j)
+        k1 ^= sign_extended(tail[j - 1]) << (8 * (j - 1));
     if (rem > 0) {
         k1 *= kC1;
         k1 = rotl64(k1, 31);

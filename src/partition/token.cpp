@@ -6,12 +6,13 @@ std::string serialize_partition_key(const std::vector<std::string_view>& compone
     if (components.size() == 1) return std::string(components[0]);
     std::string out;
     size_t total = 0;
-    for (auto c : components) total += c.size() + 3;
+    for (auto c : components)
+        total += c.size() + 3;
     out.reserve(total);
     for (auto c : components) {
         // Clamp keeps the output self-consistent if the precondition is broken.
-        const size_t n = c.size() < kMaxPartitionKeyComponentSize ? c.size()
-                                                                   : kMaxPartitionKeyComponentSize;
+        const size_t n =
+            c.size() < kMaxPartitionKeyComponentSize ? c.size() : kMaxPartitionKeyComponentSize;
         out.push_back(static_cast<char>((n >> 8) & 0xFF));
         out.push_back(static_cast<char>(n & 0xFF));
         out.append(c.data(), n);
@@ -39,8 +40,8 @@ Result<std::vector<std::string_view>> split_partition_key(std::string_view key,
     size_t pos = 0;
     for (size_t i = 0; i < component_count; ++i) {
         if (key.size() - pos < 2) return Status::server("truncated composite partition key");
-        const size_t n = (static_cast<unsigned char>(key[pos]) << 8) |
-                         static_cast<unsigned char>(key[pos + 1]);
+        const size_t n =
+            (static_cast<unsigned char>(key[pos]) << 8) | static_cast<unsigned char>(key[pos + 1]);
         pos += 2;
         if (key.size() - pos < n + 1) return Status::server("truncated composite partition key");
         parts.push_back(key.substr(pos, n));
@@ -73,7 +74,8 @@ Result<int64_t> decode_token_prefix(std::string_view bytes) {
         return Status::server("token prefix needs 8 bytes, got " + std::to_string(bytes.size()));
     }
     uint64_t u = 0;
-    for (size_t i = 0; i < kTokenPrefixSize; ++i) u = (u << 8) | static_cast<unsigned char>(bytes[i]);
+    for (size_t i = 0; i < kTokenPrefixSize; ++i)
+        u = (u << 8) | static_cast<unsigned char>(bytes[i]);
     return static_cast<int64_t>(u ^ 0x8000000000000000ULL);
 }
 

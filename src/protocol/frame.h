@@ -61,7 +61,7 @@ struct FrameHeader {
     uint8_t version = 0;  // the raw byte, direction bit included
     uint8_t flags = 0;
     int16_t stream = 0;
-    uint8_t opcode = 0;  // raw; see opcode_from_byte
+    uint8_t opcode = 0;   // raw; see opcode_from_byte
     uint32_t length = 0;  // body length
 
     uint8_t protocol_version() const { return version & kVersionMask; }
@@ -107,6 +107,8 @@ struct Frame {
 
 // Cuts a byte stream into frames. Feed it whatever the socket delivered with
 // append(); call next() until it returns std::nullopt (more bytes needed).
+// The parser only frames bytes: the caller checks every frame's version with
+// check_request_version before decoding its body.
 //
 // A frame whose body length exceeds max_frame_size is an error: next() returns
 // Protocol_error "Request is too big: length N exceeds maximum allowed length M."
@@ -117,7 +119,7 @@ struct Frame {
 // frame, so the connection can stay open. No memory is reserved on the word of
 // a length field alone: the buffer only grows with bytes actually received.
 class FrameParser {
-public:
+  public:
     explicit FrameParser(size_t max_frame_size = kDefaultMaxFrameSize);
 
     void append(std::string_view bytes);
@@ -130,7 +132,7 @@ public:
     size_t max_frame_size() const { return max_frame_size_; }
     void set_max_frame_size(size_t size) { max_frame_size_ = size; }
 
-private:
+  private:
     void compact();
 
     size_t max_frame_size_;

@@ -12,18 +12,30 @@ constexpr size_t kMaxShortLength = std::numeric_limits<uint16_t>::max();
 
 std::string_view consistency_name(uint16_t code) {
     switch (code) {
-        case 0x0000: return "ANY";
-        case 0x0001: return "ONE";
-        case 0x0002: return "TWO";
-        case 0x0003: return "THREE";
-        case 0x0004: return "QUORUM";
-        case 0x0005: return "ALL";
-        case 0x0006: return "LOCAL_QUORUM";
-        case 0x0007: return "EACH_QUORUM";
-        case 0x0008: return "SERIAL";
-        case 0x0009: return "LOCAL_SERIAL";
-        case 0x000A: return "LOCAL_ONE";
-        default: return "UNKNOWN";
+        case 0x0000:
+            return "ANY";
+        case 0x0001:
+            return "ONE";
+        case 0x0002:
+            return "TWO";
+        case 0x0003:
+            return "THREE";
+        case 0x0004:
+            return "QUORUM";
+        case 0x0005:
+            return "ALL";
+        case 0x0006:
+            return "LOCAL_QUORUM";
+        case 0x0007:
+            return "EACH_QUORUM";
+        case 0x0008:
+            return "SERIAL";
+        case 0x0009:
+            return "LOCAL_SERIAL";
+        case 0x000A:
+            return "LOCAL_ONE";
+        default:
+            return "UNKNOWN";
     }
 }
 
@@ -51,15 +63,16 @@ Result<int32_t> WireReader::read_int() {
     TESSEL_RETURN_IF_ERROR(need(4, "an [int]"));
     const auto* p = reinterpret_cast<const unsigned char*>(data_.data() + pos_);
     pos_ += 4;
-    const uint32_t u = (uint32_t{p[0]} << 24) | (uint32_t{p[1]} << 16) | (uint32_t{p[2]} << 8) |
-                       uint32_t{p[3]};
+    const uint32_t u =
+        (uint32_t{p[0]} << 24) | (uint32_t{p[1]} << 16) | (uint32_t{p[2]} << 8) | uint32_t{p[3]};
     return static_cast<int32_t>(u);
 }
 
 Result<int64_t> WireReader::read_long() {
     TESSEL_RETURN_IF_ERROR(need(8, "a [long]"));
     uint64_t u = 0;
-    for (int i = 0; i < 8; ++i) u = (u << 8) | static_cast<unsigned char>(data_[pos_ + i]);
+    for (int i = 0; i < 8; ++i)
+        u = (u << 8) | static_cast<unsigned char>(data_[pos_ + i]);
     pos_ += 8;
     return static_cast<int64_t>(u);
 }
@@ -187,12 +200,14 @@ void WireWriter::write_short(uint16_t v) {
 
 void WireWriter::write_int(int32_t v) {
     const auto u = static_cast<uint32_t>(v);
-    for (int shift = 24; shift >= 0; shift -= 8) out_.push_back(static_cast<char>((u >> shift) & 0xFF));
+    for (int shift = 24; shift >= 0; shift -= 8)
+        out_.push_back(static_cast<char>((u >> shift) & 0xFF));
 }
 
 void WireWriter::write_long(int64_t v) {
     const auto u = static_cast<uint64_t>(v);
-    for (int shift = 56; shift >= 0; shift -= 8) out_.push_back(static_cast<char>((u >> shift) & 0xFF));
+    for (int shift = 56; shift >= 0; shift -= 8)
+        out_.push_back(static_cast<char>((u >> shift) & 0xFF));
 }
 
 void WireWriter::write_string(std::string_view s) {
@@ -219,18 +234,27 @@ void WireWriter::write_bytes(std::optional<std::string_view> b) {
 
 void WireWriter::write_value(const BoundValue& v) {
     switch (v.kind) {
-        case BoundValue::Kind::kNull: write_int(-1); return;
-        case BoundValue::Kind::kUnset: write_int(-2); return;
-        case BoundValue::Kind::kBytes: write_bytes(std::string_view(v.bytes)); return;
+        case BoundValue::Kind::kNull:
+            write_int(-1);
+            return;
+        case BoundValue::Kind::kUnset:
+            write_int(-2);
+            return;
+        case BoundValue::Kind::kBytes:
+            write_bytes(std::string_view(v.bytes));
+            return;
     }
 }
 
-void WireWriter::write_short_bytes(std::string_view b) { write_string(b); }
+void WireWriter::write_short_bytes(std::string_view b) {
+    write_string(b);
+}
 
 void WireWriter::write_string_list(const std::vector<std::string>& list) {
     const size_t n = std::min(list.size(), kMaxShortLength);
     write_short(static_cast<uint16_t>(n));
-    for (size_t i = 0; i < n; ++i) write_string(list[i]);
+    for (size_t i = 0; i < n; ++i)
+        write_string(list[i]);
 }
 
 void WireWriter::write_string_map(const StringMap& map) {

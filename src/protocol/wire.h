@@ -66,8 +66,10 @@ using BytesMap = std::map<std::string, std::optional<std::string>>;
 // Reads primitives from the front of a body. Views returned by the reader
 // point into the buffer given to the constructor, which the caller keeps alive.
 class WireReader {
-public:
+  public:
     explicit WireReader(std::string_view data) : data_(data) {}
+    // A temporary string would leave the reader dangling.
+    explicit WireReader(std::string&&) = delete;
 
     size_t remaining() const { return data_.size() - pos_; }
     bool at_end() const { return pos_ == data_.size(); }
@@ -96,7 +98,7 @@ public:
     Result<uint16_t> read_consistency() { return read_short(); }
     Result<Uuid> read_uuid();
 
-private:
+  private:
     Status need(size_t n, std::string_view what) const;
 
     std::string_view data_;
@@ -108,7 +110,7 @@ private:
 // maximum so the output is always a well-formed frame body; callers that
 // cannot accept that check sizes first.
 class WireWriter {
-public:
+  public:
     WireWriter() = default;
 
     void write_byte(uint8_t v) { out_.push_back(static_cast<char>(v)); }
@@ -134,7 +136,7 @@ public:
     std::string take() { return std::move(out_); }
     size_t size() const { return out_.size(); }
 
-private:
+  private:
     std::string out_;
 };
 

@@ -21,7 +21,8 @@ std::string from_hex(std::string_view hex) {
 
 std::string repeat(std::string_view s, int n) {
     std::string out;
-    for (int i = 0; i < n; ++i) out += s;
+    for (int i = 0; i < n; ++i)
+        out += s;
     return out;
 }
 
@@ -39,7 +40,8 @@ TEST(Murmur3Test, PythonDriverVectors) {
         {repeat(from_hex("10"), 8), 1446172840243228796LL},
         {"9223372036854775807", 7162290910810015547LL},
     };
-    for (const auto& v : vectors) EXPECT_EQ(murmur3_token(v.key), v.token) << v.key.size();
+    for (const auto& v : vectors)
+        EXPECT_EQ(murmur3_token(v.key), v.token) << v.key.size();
 }
 
 // Reference §4.3 group B: nodejs-driver test/unit/tokenizer-tests.js.
@@ -54,17 +56,19 @@ TEST(Murmur3Test, NodeDriverVectors) {
         {from_hex("e2e7e2e7e2e701"), 2222373981930033306LL},
         {from_hex("0000000000000080"), 78142285821850151LL},
     };
-    for (const auto& v : vectors) EXPECT_EQ(murmur3_token(v.key), v.token) << v.key.size();
+    for (const auto& v : vectors)
+        EXPECT_EQ(murmur3_token(v.key), v.token) << v.key.size();
 }
 
 // Reference §4.3 group C: typed keys.
 TEST(Murmur3Test, TypedKeyVectors) {
-    EXPECT_EQ(murmur3_token(from_hex("00000001")), -4069959284402364209LL);  // int 1
+    EXPECT_EQ(murmur3_token(from_hex("00000001")), -4069959284402364209LL);         // int 1
     EXPECT_EQ(murmur3_token(from_hex("0000000000000001")), 6292367497774912474LL);  // bigint 1
     EXPECT_EQ(murmur3_token("a"), -8839064797231613815LL);
     const std::string int1 = from_hex("00000001");
     const std::string key = serialize_partition_key({int1, "abc"});
-    EXPECT_EQ(key, from_hex("00040000000100" "000361626300"));
+    EXPECT_EQ(key, from_hex("00040000000100"
+                            "000361626300"));
     EXPECT_EQ(murmur3_token(key), 8771735466527499816LL);
 }
 
@@ -82,13 +86,15 @@ TEST(Murmur3Test, EveryTailLengthIsDeterministicAndDistinct) {
     // Lengths 0..47 cover every tail size with 0, 1 and 2 blocks; the tokens
     // must be stable and (for this input) pairwise different.
     std::string data;
-    for (int i = 0; i < 48; ++i) data.push_back(static_cast<char>(0x80 + i));
+    for (int i = 0; i < 48; ++i)
+        data.push_back(static_cast<char>(0x80 + i));
     std::vector<int64_t> tokens;
     for (size_t n = 1; n <= data.size(); ++n) {
         const int64_t t = murmur3_token(std::string_view(data).substr(0, n));
         EXPECT_EQ(t, murmur3_token(std::string(data.substr(0, n))));
         EXPECT_NE(t, std::numeric_limits<int64_t>::min());
-        for (int64_t prev : tokens) EXPECT_NE(prev, t);
+        for (int64_t prev : tokens)
+            EXPECT_NE(prev, t);
         tokens.push_back(t);
     }
 }

@@ -19,7 +19,12 @@ TEST(TokenTest, SingleComponentKeyIsRawBytes) {
 
 TEST(TokenTest, CompositeKeyLayout) {
     const std::string key = serialize_partition_key({"ab", "", "c"});
-    EXPECT_EQ(key, std::string("\x00\x02" "ab\x00" "\x00\x00\x00" "\x00\x01" "c\x00", 12));
+    EXPECT_EQ(key, std::string("\x00\x02"
+                               "ab\x00"
+                               "\x00\x00\x00"
+                               "\x00\x01"
+                               "c\x00",
+                               12));
     auto parts = split_partition_key(key, 3);
     ASSERT_TRUE(parts.is_ok());
     ASSERT_EQ(parts->size(), 3u);
@@ -62,17 +67,20 @@ TEST(TokenTest, PrefixRoundTripAndOrder) {
     std::mt19937_64 rng(42);
     std::vector<int64_t> tokens = {std::numeric_limits<int64_t>::min(),
                                    std::numeric_limits<int64_t>::max(), -1, 0, 1};
-    for (int i = 0; i < 1000; ++i) tokens.push_back(static_cast<int64_t>(rng()));
+    for (int i = 0; i < 1000; ++i)
+        tokens.push_back(static_cast<int64_t>(rng()));
     for (int64_t t : tokens) {
         auto d = decode_token_prefix(encode_token_prefix(t) + "suffix");
         ASSERT_TRUE(d.is_ok());
         EXPECT_EQ(*d, t);
     }
     std::vector<std::string> encoded;
-    for (int64_t t : tokens) encoded.push_back(encode_token_prefix(t));
+    for (int64_t t : tokens)
+        encoded.push_back(encode_token_prefix(t));
     std::sort(tokens.begin(), tokens.end());
     std::sort(encoded.begin(), encoded.end());
-    for (size_t i = 0; i < tokens.size(); ++i) EXPECT_EQ(*decode_token_prefix(encoded[i]), tokens[i]);
+    for (size_t i = 0; i < tokens.size(); ++i)
+        EXPECT_EQ(*decode_token_prefix(encoded[i]), tokens[i]);
 }
 
 TEST(TokenTest, DecodePrefixNeedsEightBytes) {
