@@ -134,9 +134,6 @@ int compare_values(const CqlType& type, std::string_view a, std::string_view b) 
         case TypeKind::kTimeuuid:
             if (a.size() != 16 || b.size() != 16) return bytes::compare_bytes(a, b);
             return compare_timeuuid(a, b);
-        case TypeKind::kInet:
-            if (a.size() != b.size()) return cmp3(a.size(), b.size());
-            return bytes::compare_bytes(a, b);
         case TypeKind::kList:
         case TypeKind::kSet:
         case TypeKind::kMap:
@@ -144,7 +141,7 @@ int compare_values(const CqlType& type, std::string_view a, std::string_view b) 
         case TypeKind::kTuple:
         case TypeKind::kUdt:
             return compare_fields(type, a, b);
-        default:  // ascii, text, blob, date (unsigned), duration, custom
+        default:  // ascii, text, blob, inet, date (unsigned), duration, custom
             return bytes::compare_bytes(a, b);
     }
 }

@@ -1,14 +1,13 @@
 // encode_key / decode_key: the order-preserving, self-delimiting key encoding.
 //
 // Layout per type (ascending; descending complements every byte):
-//   text, ascii, blob, duration: bytes with 0x00 escaped as 0x00 0xFF, then 0x00 0x00.
+//   text, ascii, blob, inet, duration: bytes with 0x00 escaped as 0x00 0xFF, then 0x00 0x00.
 //   every other type: a tag byte (0x00 empty value, 0x01 present) then
 //     integers, timestamp, time: big-endian with the sign bit flipped;  date: as is;
 //     boolean: 0x00/0x01;  float/double: IEEE bits, sign flipped for positives and all
 //     bits flipped for negatives (NaN canonical, so all NaNs are one key, as in Java);
 //     uuid: version byte, the 8 high bytes (time-reordered for version 1), 8 low bytes;
 //     timeuuid: reordered high bytes (sign flipped) and low bytes with each sign bit flipped;
-//     inet: length byte then address;
 //     varint: class (0 negative, 1 zero, 2 positive), then magnitude length (4 bytes)
 //       and magnitude, both complemented for negatives;
 //     decimal: class, then for non-zero the exponent (8 bytes, sign flipped), the
@@ -34,7 +33,7 @@ constexpr int64_t kMaxTrailingZeros = int64_t{1} << 24;
 
 bool escaped_kind(TypeKind k) {
     return k == TypeKind::kAscii || k == TypeKind::kVarchar || k == TypeKind::kBlob ||
-           k == TypeKind::kCustom || k == TypeKind::kDuration;
+           k == TypeKind::kCustom || k == TypeKind::kDuration || k == TypeKind::kInet;
 }
 
 int fixed_width(TypeKind k) {
@@ -171,10 +170,6 @@ void encode_asc(const CqlType& type, std::string_view b, std::string* out) {
                 out, bytes::read_u64(std::string_view(u).substr(8)) ^ 0x8080808080808080ULL, 8);
             return;
         }
-        case TypeKind::kInet:
-            out->push_back(static_cast<char>(std::min<size_t>(b.size(), 255)));
-            out->append(b.substr(0, 255));
-            return;
         case TypeKind::kVarint:
             encode_varint(b, out);
             return;
@@ -373,12 +368,6 @@ Result<std::string> decode_asc(const CqlType& type, Reader& r) {
             if (!r.get_be(8, &msb) || !r.get_be(8, &lsb)) return corrupt(type);
             return bytes::be_bytes(uuid::msb_from_reordered(msb ^ (uint64_t{1} << 63)), 8) +
                    bytes::be_bytes(lsb ^ 0x8080808080808080ULL, 8);
-        }
-        case TypeKind::kInet: {
-            uint8_t len = 0;
-            std::string s;
-            if (!r.get(&len) || !r.get(len, &s)) return corrupt(type);
-            return s;
         }
         case TypeKind::kVarint:
             return decode_varint(type, r);

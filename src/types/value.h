@@ -21,9 +21,9 @@ namespace tessel {
 Status validate_value(const CqlType& type, std::string_view bytes);
 
 // Three-way comparison in CQL order (<0, 0, >0). Both values must be valid.
-// Order follows Cassandra: signed numbers numerically, text/blob bytewise,
-// timeuuid by time then bytes, uuid by version then (time or bytes), inet by
-// length then bytes, booleans false<true, collections element-wise, etc.
+// Order follows Cassandra: signed numbers numerically, text/blob/inet
+// bytewise, timeuuid by time then bytes, uuid by version then (time or
+// bytes), booleans false<true, collections element-wise, etc.
 int compare_values(const CqlType& type, std::string_view a, std::string_view b);
 
 // The value as cqlsh prints it in a result table: 42, 'text' unquoted -> text,
