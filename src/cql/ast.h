@@ -72,14 +72,15 @@ struct FunctionCall {
 };
 
 // A collection, tuple or UDT literal that contains at least one non-constant
-// element (a bind marker or a function call), e.g. [?, ?], {'a': ?}, (1, ?).
-// When every element is a constant the parser folds it into a Literal instead,
-// so a CollectionTerm always has something to evaluate at execution time.
+// element (a bind marker, a function call or a type-hinted term), e.g. [?, ?],
+// {'a': ?}, (1, ?). When every element is a plain constant the parser folds it
+// into a Literal instead, so a CollectionTerm always has something to
+// evaluate or check at prepare/execution time.
 struct CollectionTerm {
     // Uses Literal's kinds: kList, kSet, kMap, kTuple or kUdt.
     Literal::Kind kind = Literal::Kind::kList;
-    std::vector<Term> elements;                      // kList, kSet, kTuple
-    std::vector<std::pair<Term, Term>> entries;      // kMap
+    std::vector<Term> elements;                        // kList, kSet, kTuple
+    std::vector<std::pair<Term, Term>> entries;        // kMap
     std::vector<std::pair<std::string, Term>> fields;  // kUdt (field name, value)
 };
 
@@ -231,13 +232,13 @@ struct ClusteringOrder {
 struct CreateTableStatement {
     QualifiedName table;
     bool if_not_exists = false;
-    std::vector<ColumnDefinition> columns;  // in declaration order
+    std::vector<ColumnDefinition> columns;    // in declaration order
     std::vector<std::string> partition_key;   // at least one column
     std::vector<std::string> clustering_key;  // in PRIMARY KEY order
     // WITH CLUSTERING ORDER BY (...): as written, possibly a prefix.
     std::vector<ClusteringOrder> clustering_order;
-    bool compact_storage = false;       // WITH COMPACT STORAGE
-    std::vector<Property> properties;   // every other WITH option
+    bool compact_storage = false;      // WITH COMPACT STORAGE
+    std::vector<Property> properties;  // every other WITH option
 };
 
 struct AlterTableStatement {
@@ -250,12 +251,12 @@ struct AlterTableStatement {
     };
     QualifiedName table;
     Kind kind = Kind::kAdd;
-    std::vector<ColumnDefinition> added;                     // kAdd
-    std::vector<std::string> dropped;                        // kDrop
+    std::vector<ColumnDefinition> added;                       // kAdd
+    std::vector<std::string> dropped;                          // kDrop
     std::vector<std::pair<std::string, std::string>> renames;  // kRename (from, to)
-    std::string column;                                      // kAlterType
-    TypeName new_type;                                       // kAlterType
-    std::vector<Property> properties;                        // kWith
+    std::string column;                                        // kAlterType
+    TypeName new_type;                                         // kAlterType
+    std::vector<Property> properties;                          // kWith
 };
 
 struct DropTableStatement {
@@ -352,7 +353,7 @@ struct Deletion {
 struct DeleteStatement {
     QualifiedName table;
     std::vector<Deletion> columns;  // empty: delete whole rows
-    UsingClause using_clause;       // only timestamp is legal; TTL is rejected
+    UsingClause using_clause;       // TIMESTAMP only: `USING TTL` is a syntax error here
     std::vector<Relation> where;
     bool if_exists = false;
     std::vector<Condition> conditions;
@@ -363,7 +364,9 @@ using BatchChild = std::variant<InsertStatement, UpdateStatement, DeleteStatemen
 struct BatchStatement {
     enum class Kind { kLogged, kUnlogged, kCounter };
     Kind kind = Kind::kLogged;
-    UsingClause using_clause;  // only timestamp is legal
+    // TTL parses (as in Cassandra's grammar) but is not legal on a batch:
+    // prepare rejects it ("Global TTL on the BATCH statement is not supported").
+    UsingClause using_clause;
     std::vector<BatchChild> statements;
 };
 
@@ -380,14 +383,14 @@ struct Selector {
         kTerm,      // a constant or bind marker argument: count(1), toDate('2024-01-01')
     };
     Kind kind = Kind::kColumn;
-    std::string column;              // kColumn
-    std::string keyspace;            // kFunction, when written ks.f(...)
-    std::string function;            // kFunction (normalised name, e.g. "writetime")
-    std::vector<Selector> args;      // kFunction args; kCast / kField: {arg}
-    TypeName cast_type;              // kCast
-    std::string field;               // kField
-    std::vector<Term> term;          // kTerm: exactly one element
-    std::string alias;               // AS alias; empty if none
+    std::string column;          // kColumn
+    std::string keyspace;        // kFunction, when written ks.f(...)
+    std::string function;        // kFunction (normalised name, e.g. "writetime")
+    std::vector<Selector> args;  // kFunction args; kCast / kField: {arg}
+    TypeName cast_type;          // kCast
+    std::string field;           // kField
+    std::vector<Term> term;      // kTerm: exactly one element
+    std::string alias;           // AS alias; empty if none
 };
 
 struct Ordering {
@@ -460,5 +463,8 @@ const char* statement_kind_name(const Statement& statement);
 std::string to_string(const TypeName& type);
 std::string to_string(const Term& term);
 std::string to_string(const Literal& literal);
+// A selector the way Cassandra names an unaliased result column: "a",
+// "writetime(c)", "count(*)", "cast(x as text)", "u.street", "totimestamp(now())".
+std::string to_string(const Selector& selector);
 
 }  // namespace tessel::cql

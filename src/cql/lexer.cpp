@@ -7,15 +7,26 @@ namespace tessel::cql {
 
 namespace {
 
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
-bool is_hex(char c) { return std::isxdigit(static_cast<unsigned char>(c)) != 0; }
-bool is_letter(char c) { return std::isalpha(static_cast<unsigned char>(c)) != 0; }
-bool is_ident_char(char c) { return is_letter(c) || is_digit(c) || c == '_'; }
-char lower(char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); }
+bool is_digit(char c) {
+    return c >= '0' && c <= '9';
+}
+bool is_hex(char c) {
+    return std::isxdigit(static_cast<unsigned char>(c)) != 0;
+}
+bool is_letter(char c) {
+    return std::isalpha(static_cast<unsigned char>(c)) != 0;
+}
+bool is_ident_char(char c) {
+    return is_letter(c) || is_digit(c) || c == '_';
+}
+char lower(char c) {
+    return static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+}
 
 std::string to_lower(std::string_view s) {
     std::string out(s);
-    for (char& c : out) c = lower(c);
+    for (char& c : out)
+        c = lower(c);
     return out;
 }
 
@@ -59,7 +70,8 @@ std::size_t match_unit_duration(std::string_view s) {
     std::size_t groups = 0;
     while (i < s.size() && is_digit(s[i])) {
         std::size_t j = i;
-        while (j < s.size() && is_digit(s[j])) ++j;
+        while (j < s.size() && is_digit(s[j]))
+            ++j;
         std::size_t u = match_duration_unit(s.substr(j));
         if (u == 0) break;
         i = j + u;
@@ -77,7 +89,8 @@ bool match_designators(std::string_view s, std::size_t& i, std::string_view desi
     std::size_t next = 0;
     while (i < s.size() && is_digit(s[i])) {
         std::size_t j = i;
-        while (j < s.size() && is_digit(s[j])) ++j;
+        while (j < s.size() && is_digit(s[j]))
+            ++j;
         if (j >= s.size()) return false;
         std::size_t d = designators.find(lower(s[j]), next);
         if (d == std::string_view::npos) return false;
@@ -108,7 +121,8 @@ std::size_t match_iso_duration(std::string_view s) {
     // Weeks: P2W
     {
         std::size_t j = 1;
-        while (j < s.size() && is_digit(s[j])) ++j;
+        while (j < s.size() && is_digit(s[j]))
+            ++j;
         if (j > 1 && j < s.size() && lower(s[j]) == 'w' &&
             !(j + 1 < s.size() && is_ident_char(s[j + 1])))
             return j + 1;
@@ -126,7 +140,7 @@ std::size_t match_iso_duration(std::string_view s) {
 }
 
 class Lexer {
-public:
+  public:
     explicit Lexer(std::string_view text) : src_(text) {}
 
     Result<std::vector<Token>> run() {
@@ -148,7 +162,7 @@ public:
         return out;
     }
 
-private:
+  private:
     Status error_at(std::size_t at, const std::string& what) const {
         int line = 1;
         std::size_t ls = 0;
@@ -158,8 +172,8 @@ private:
                 ls = i + 1;
             }
         }
-        return Status::syntax("line " + std::to_string(line) + ":" + std::to_string(at - ls) +
-                              " " + what);
+        return Status::syntax("line " + std::to_string(line) + ":" + std::to_string(at - ls) + " " +
+                              what);
     }
 
     void advance(std::size_t n) {
@@ -177,7 +191,8 @@ private:
             if (std::isspace(static_cast<unsigned char>(c))) {
                 advance(1);
             } else if ((c == '-' && peek(1) == '-') || (c == '/' && peek(1) == '/')) {
-                while (pos_ < src_.size() && src_[pos_] != '\n') advance(1);
+                while (pos_ < src_.size() && src_[pos_] != '\n')
+                    advance(1);
             } else if (c == '/' && peek(1) == '*') {
                 std::size_t start = pos_;
                 std::size_t end = src_.find("*/", pos_ + 2);
@@ -241,7 +256,8 @@ private:
     Result<Token> number(std::string_view rest) {
         if (rest.size() >= 2 && rest[0] == '0' && (rest[1] == 'x' || rest[1] == 'X')) {
             std::size_t n = 2;
-            while (n < rest.size() && is_hex(rest[n])) ++n;
+            while (n < rest.size() && is_hex(rest[n]))
+                ++n;
             if (n < rest.size() && is_ident_char(rest[n]))
                 return error_at(pos_ + n, "invalid character '" + std::string(1, rest[n]) +
                                               "' in hexadecimal blob literal");
@@ -251,20 +267,29 @@ private:
             return make(TokenKind::kDuration, std::string(rest.substr(0, n)), n);
         }
         std::size_t i = 0;
-        while (i < rest.size() && is_digit(rest[i])) ++i;
+        while (i < rest.size() && is_digit(rest[i]))
+            ++i;
         bool is_float = false;
-        if (i < rest.size() && rest[i] == '.' && !(i + 1 < rest.size() && is_letter(rest[i + 1]))) {
-            // "1." and "1.5" are floats; "1.e" would be a field access on a number,
-            // which is never valid, so it is left to the parser to reject.
+        // A '.' after digits makes a float ("1.", "1.5", "1.e5") unless a word
+        // follows that is not an exponent: "1.x" is left to the parser to reject.
+        auto exponent_at = [&](std::size_t k) {
+            if (k >= rest.size() || (rest[k] != 'e' && rest[k] != 'E')) return false;
+            if (k + 1 < rest.size() && (rest[k + 1] == '+' || rest[k + 1] == '-')) ++k;
+            return k + 1 < rest.size() && is_digit(rest[k + 1]);
+        };
+        if (i < rest.size() && rest[i] == '.' &&
+            !(i + 1 < rest.size() && is_letter(rest[i + 1]) && !exponent_at(i + 1))) {
             is_float = true;
             ++i;
-            while (i < rest.size() && is_digit(rest[i])) ++i;
+            while (i < rest.size() && is_digit(rest[i]))
+                ++i;
         }
         if (i < rest.size() && (rest[i] == 'e' || rest[i] == 'E')) {
             std::size_t j = i + 1;
             if (j < rest.size() && (rest[j] == '+' || rest[j] == '-')) ++j;
             if (j < rest.size() && is_digit(rest[j])) {
-                while (j < rest.size() && is_digit(rest[j])) ++j;
+                while (j < rest.size() && is_digit(rest[j]))
+                    ++j;
                 i = j;
                 is_float = true;
             }
@@ -278,7 +303,8 @@ private:
             return make(TokenKind::kDuration, std::string(rest.substr(0, n)), n);
         }
         std::size_t n = 0;
-        while (n < rest.size() && is_ident_char(rest[n])) ++n;
+        while (n < rest.size() && is_ident_char(rest[n]))
+            ++n;
         std::string text = to_lower(rest.substr(0, n));
         TokenKind kind =
             (text == "true" || text == "false") ? TokenKind::kBoolean : TokenKind::kIdentifier;
@@ -320,21 +346,34 @@ private:
 
 }  // namespace
 
-Result<std::vector<Token>> tokenize(std::string_view text) { return Lexer(text).run(); }
+Result<std::vector<Token>> tokenize(std::string_view text) {
+    return Lexer(text).run();
+}
 
 const char* token_kind_name(TokenKind kind) {
     switch (kind) {
-        case TokenKind::kIdentifier: return "IDENT";
-        case TokenKind::kQuotedIdentifier: return "QUOTED_NAME";
-        case TokenKind::kString: return "STRING_LITERAL";
-        case TokenKind::kInteger: return "INTEGER";
-        case TokenKind::kFloat: return "FLOAT";
-        case TokenKind::kUuid: return "UUID";
-        case TokenKind::kHex: return "HEXNUMBER";
-        case TokenKind::kDuration: return "DURATION";
-        case TokenKind::kBoolean: return "BOOLEAN";
-        case TokenKind::kPunct: return "PUNCTUATION";
-        case TokenKind::kEof: return "EOF";
+        case TokenKind::kIdentifier:
+            return "IDENT";
+        case TokenKind::kQuotedIdentifier:
+            return "QUOTED_NAME";
+        case TokenKind::kString:
+            return "STRING_LITERAL";
+        case TokenKind::kInteger:
+            return "INTEGER";
+        case TokenKind::kFloat:
+            return "FLOAT";
+        case TokenKind::kUuid:
+            return "UUID";
+        case TokenKind::kHex:
+            return "HEXNUMBER";
+        case TokenKind::kDuration:
+            return "DURATION";
+        case TokenKind::kBoolean:
+            return "BOOLEAN";
+        case TokenKind::kPunct:
+            return "PUNCTUATION";
+        case TokenKind::kEof:
+            return "EOF";
     }
     return "?";
 }

@@ -11,6 +11,7 @@
 // Lines are 1-based, columns 0-based, as Cassandra reports them.
 #pragma once
 
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -32,5 +33,11 @@ Result<std::vector<Statement>> parse_statements(std::string_view text);
 // double-quoted to be used as a name. Used by DESCRIBE output to decide when
 // to quote identifiers.
 bool is_reserved_keyword(std::string_view word);
+
+// A name as it must be written in CQL: unchanged if it is a valid unquoted
+// identifier ([a-z][a-z0-9_]*) and not reserved, otherwise double-quoted with
+// inner quotes doubled ("MyTable", "select", "a""b"), as Cassandra's
+// ColumnIdentifier.maybeQuote does. For DESCRIBE output and error messages.
+std::string maybe_quote(std::string_view name);
 
 }  // namespace tessel::cql

@@ -22,7 +22,7 @@
 namespace tessel::cql {
 
 class Parser {
-public:
+  public:
     Parser(std::string_view text, std::vector<Token> tokens)
         : text_(text), tokens_(std::move(tokens)) {}
 
@@ -92,8 +92,9 @@ public:
     // --- SELECT (parser_select.cpp) ---
     Result<SelectStatement> select_statement();
 
-private:
-    Result<ColumnDefinition> column_definition();
+  private:
+    // allow_primary_key: CREATE TABLE accepts `col type PRIMARY KEY`, ALTER ADD does not.
+    Result<ColumnDefinition> column_definition(bool allow_primary_key);
     Status table_body(CreateTableStatement& stmt);
     Status table_properties(CreateTableStatement& stmt);
     Result<StatementNode> create_table();
@@ -109,12 +110,38 @@ private:
     Result<Term> collection_term(char open);
     Result<Term> limit_value();
 
+    Status unsupported_object(std::string_view verb, std::string_view expected);
     std::string snippet() const;
 
     std::string_view text_;
     std::vector<Token> tokens_;
     std::size_t pos_ = 0;
     std::vector<std::string> bind_names_;
+
+  public:
+    // Nesting limit for terms, types and selectors: deeper input is rejected
+    // with Syntax_error instead of exhausting the stack.
+    static constexpr int kMaxDepth = 64;
+    // Counts one level of nesting for its lifetime (see enter()).
+    class DepthGuard {
+      public:
+        explicit DepthGuard(int& depth) : depth_(depth) { ++depth_; }
+        ~DepthGuard() { --depth_; }
+        DepthGuard(const DepthGuard&) = delete;
+        DepthGuard& operator=(const DepthGuard&) = delete;
+        bool too_deep() const { return depth_ > kMaxDepth; }
+
+      private:
+        int& depth_;
+    };
+    DepthGuard enter() { return DepthGuard(depth_); }
+    Status too_deep() const {
+        return error_here("input is nested more than " + std::to_string(kMaxDepth) +
+                          " levels deep");
+    }
+
+  private:
+    int depth_ = 0;
 };
 
 // Folds a CollectionTerm to a Literal when every element is a constant.
