@@ -8,7 +8,8 @@ namespace tessel::storage {
 
 std::optional<std::string> prefix_successor(std::string_view prefix) {
     std::string s(prefix);
-    while (!s.empty() && static_cast<uint8_t>(s.back()) == 0xff) s.pop_back();
+    while (!s.empty() && static_cast<uint8_t>(s.back()) == 0xff)
+        s.pop_back();
     if (s.empty()) return std::nullopt;
     s.back() = static_cast<char>(static_cast<uint8_t>(s.back()) + 1);
     return s;
@@ -66,10 +67,12 @@ RangeTombstoneIndex::RangeTombstoneIndex(const std::vector<RangeTombstone>& tomb
     std::vector<const Span*> open;
     size_t next = 0;
     for (const auto& p : points) {
-        while (next < spans.size() && spans[next].iv.lo <= p) open.push_back(&spans[next++]);
+        while (next < spans.size() && spans[next].iv.lo <= p)
+            open.push_back(&spans[next++]);
         std::erase_if(open, [&](const Span* s) { return s->iv.hi && *s->iv.hi <= p; });
         DeletionTime d;
-        for (const Span* s : open) d = max_deletion(d, s->deletion);
+        for (const Span* s : open)
+            d = max_deletion(d, s->deletion);
         starts_.push_back(p);
         deletions_.push_back(d);
     }

@@ -23,7 +23,7 @@ namespace tessel::storage {
 std::optional<std::string> prefix_successor(std::string_view prefix);
 
 struct ClusteringInterval {
-    std::string lo;                // inclusive
+    std::string lo;                 // inclusive
     std::optional<std::string> hi;  // exclusive; nullopt = unbounded
     bool empty = false;             // admits nothing
 
@@ -33,10 +33,10 @@ struct ClusteringInterval {
 ClusteringInterval to_interval(const ClusteringBound& start, const ClusteringBound& end);
 
 // Answers "which range tombstone deletion covers this clustering?" in
-// O(log n) after an O(n log n) build, by splitting the tombstones into
+// O(log n), by splitting the tombstones into
 // disjoint segments each carrying the greatest deletion covering it.
 class RangeTombstoneIndex {
-public:
+  public:
     RangeTombstoneIndex() = default;
     explicit RangeTombstoneIndex(const std::vector<RangeTombstone>& tombstones);
 
@@ -44,9 +44,9 @@ public:
     DeletionTime covering(std::string_view clustering) const;
     bool empty() const { return starts_.empty(); }
 
-private:
-    std::vector<std::string> starts_;        // sorted segment starts
-    std::vector<DeletionTime> deletions_;    // deletion of [starts_[i], starts_[i+1])
+  private:
+    std::vector<std::string> starts_;      // sorted segment starts
+    std::vector<DeletionTime> deletions_;  // deletion of [starts_[i], starts_[i+1])
 };
 
 }  // namespace tessel::storage

@@ -28,8 +28,9 @@ Cell merge_counter_pair(const Cell& a, const Cell& b) {
     if (b.kind == Cell::Kind::kTombstone) return b;
     Cell sum = a;
     // Two's-complement wrap on overflow, as Cassandra's long arithmetic.
-    sum.value = encode_counter(static_cast<int64_t>(static_cast<uint64_t>(decode_counter(a.value)) +
-                                                    static_cast<uint64_t>(decode_counter(b.value))));
+    sum.value =
+        encode_counter(static_cast<int64_t>(static_cast<uint64_t>(decode_counter(a.value)) +
+                                            static_cast<uint64_t>(decode_counter(b.value))));
     sum.timestamp = std::max(a.timestamp, b.timestamp);
     return sum;
 }
@@ -80,10 +81,16 @@ const DeletionTime& max_deletion(const DeletionTime& a, const DeletionTime& b) {
     return a.local_deletion_time >= b.local_deletion_time ? a : b;
 }
 
-void merge_row(RowFragment* into, const RowFragment& other) {
+void merge_row(RowFragment* into, RowFragment other) {
     if (marker_supersedes(other.marker, into->marker)) into->marker = other.marker;
     into->deletion = max_deletion(into->deletion, other.deletion);
     merge_complex_deletions(&into->complex_deletions, other.complex_deletions);
+    // Purge both sides before summing counter deltas: a sum carries only its
+    // newest timestamp, so a delta the deletion shadows must go first.
+    other.deletion = into->deletion;
+    other.complex_deletions = into->complex_deletions;
+    purge_shadowed(into);
+    purge_shadowed(&other);
 
     std::vector<Cell> merged;
     merged.reserve(into->cells.size() + other.cells.size());
@@ -93,7 +100,7 @@ void merge_row(RowFragment* into, const RowFragment& other) {
         if (b == be || (a != ae && cell_less(*a, *b))) {
             merged.push_back(std::move(*a++));
         } else if (a == ae || cell_less(*b, *a)) {
-            merged.push_back(*b++);
+            merged.push_back(std::move(*b++));
         } else {
             merged.push_back(merge_cell_pair(*a, *b));
             ++a;
@@ -143,10 +150,11 @@ void purge_shadowed(RowFragment* row) {
     });
 }
 
-void merge_header(HeaderValue* into, const HeaderValue& other) {
+void merge_header(HeaderValue* into, HeaderValue other) {
     into->partition_deletion = max_deletion(into->partition_deletion, other.partition_deletion);
     auto& rts = into->range_tombstones;
-    rts.insert(rts.end(), other.range_tombstones.begin(), other.range_tombstones.end());
+    rts.insert(rts.end(), std::make_move_iterator(other.range_tombstones.begin()),
+               std::make_move_iterator(other.range_tombstones.end()));
     auto key = [](const RangeTombstone& r) {
         return std::tie(r.start.prefix, r.start.inclusive, r.end.prefix, r.end.inclusive);
     };
@@ -155,7 +163,8 @@ void merge_header(HeaderValue* into, const HeaderValue& other) {
     std::vector<RangeTombstone> out;
     out.reserve(rts.size());
     for (auto& rt : rts) {
-        if (rt.deletion.is_live() || into->partition_deletion.deletes(rt.deletion.timestamp)) continue;
+        if (rt.deletion.is_live() || into->partition_deletion.deletes(rt.deletion.timestamp))
+            continue;
         if (!out.empty() && key(out.back()) == key(rt)) {
             out.back().deletion = max_deletion(out.back().deletion, rt.deletion);
         } else {

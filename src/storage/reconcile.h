@@ -11,7 +11,11 @@
 // Counters: deltas of one cell add up into one delta carrying the highest
 // timestamp. A counter tombstone beats any delta whatever the timestamps, as
 // in Cassandra (a deleted counter stays deleted until its tombstone is purged);
-// this keeps merging associative and commutative.
+// this keeps merging associative and commutative. Deltas a row deletion
+// shadows are dropped before summing, but a sum keeps only its newest
+// timestamp, so "increment, delete, increment" racing within one merge may
+// keep the first increment: the limitation Cassandra documents for counter
+// removal.
 //
 // Rows: marker by LivenessInfo precedence, deletions by max; then data
 // shadowed by the row deletion or a complex deletion (timestamp <= deletion
@@ -36,7 +40,7 @@ const Cell& reconcile_cells(const Cell& a, const Cell& b);
 const DeletionTime& max_deletion(const DeletionTime& a, const DeletionTime& b);
 
 // Folds `other` into `into` (either order gives the same result).
-void merge_row(RowFragment* into, const RowFragment& other);
+void merge_row(RowFragment* into, RowFragment other);
 
 // Sorts cells and reconciles duplicates of one (column, path), then drops
 // shadowed data. Fragments from the write path go through this once.
@@ -46,6 +50,6 @@ void normalize_row(RowFragment* row);
 // by a complex deletion of their column.
 void purge_shadowed(RowFragment* row);
 
-void merge_header(HeaderValue* into, const HeaderValue& other);
+void merge_header(HeaderValue* into, HeaderValue other);
 
 }  // namespace tessel::storage

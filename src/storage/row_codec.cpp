@@ -14,9 +14,13 @@ void put_varint(std::string* out, uint64_t v) {
 uint64_t zigzag(int64_t v) {
     return (static_cast<uint64_t>(v) << 1) ^ static_cast<uint64_t>(v >> 63);
 }
-int64_t unzigzag(uint64_t v) { return static_cast<int64_t>(v >> 1) ^ -static_cast<int64_t>(v & 1); }
+int64_t unzigzag(uint64_t v) {
+    return static_cast<int64_t>(v >> 1) ^ -static_cast<int64_t>(v & 1);
+}
 
-void put_signed(std::string* out, int64_t v) { put_varint(out, zigzag(v)); }
+void put_signed(std::string* out, int64_t v) {
+    put_varint(out, zigzag(v));
+}
 
 void put_bytes(std::string* out, std::string_view b) {
     put_varint(out, b.size());
@@ -25,7 +29,7 @@ void put_bytes(std::string* out, std::string_view b) {
 
 // Bounds-checked cursor over an encoded value.
 class Reader {
-public:
+  public:
     explicit Reader(std::string_view in) : in_(in) {}
 
     bool u8(uint8_t* v) {
@@ -76,7 +80,7 @@ public:
     bool count(uint64_t* n) { return varint(n) && *n <= in_.size() - pos_; }
     bool at_end() const { return pos_ == in_.size(); }
 
-private:
+  private:
     std::string_view in_;
     size_t pos_ = 0;
 };
@@ -113,8 +117,12 @@ std::string make_key(std::string_view pk, char marker, std::string_view suffix) 
 
 }  // namespace
 
-std::string header_key(std::string_view pk) { return make_key(pk, kHeaderMarker, {}); }
-std::string static_key(std::string_view pk) { return make_key(pk, kStaticMarker, {}); }
+std::string header_key(std::string_view pk) {
+    return make_key(pk, kHeaderMarker, {});
+}
+std::string static_key(std::string_view pk) {
+    return make_key(pk, kStaticMarker, {});
+}
 std::string row_key(std::string_view pk, std::string_view clustering) {
     return make_key(pk, kRowMarker, clustering);
 }
@@ -128,7 +136,8 @@ void encode_header(const HeaderValue& v, std::string* out) {
     for (const auto& rt : v.range_tombstones) {
         put_bytes(out, rt.start.prefix);
         put_bytes(out, rt.end.prefix);
-        out->push_back(static_cast<char>((rt.start.inclusive ? 1 : 0) | (rt.end.inclusive ? 2 : 0)));
+        out->push_back(
+            static_cast<char>((rt.start.inclusive ? 1 : 0) | (rt.end.inclusive ? 2 : 0)));
         put_deletion(out, rt.deletion);
     }
 }
@@ -154,9 +163,8 @@ bool decode_header(std::string_view in, HeaderValue* out) {
     return r.at_end();
 }
 
-void encode_row(const RowValue& v, std::string* out) {
-    const RowFragment& row = v.row;
-    put_prefix(out, RecordType::kRow, v.pk_length);
+void encode_row(uint32_t pk_length, const RowFragment& row, std::string* out) {
+    put_prefix(out, RecordType::kRow, pk_length);
     const bool has_marker = !row.marker.is_empty();
     const bool marker_expiring = has_marker && (row.marker.ttl != 0 || row.marker.expiry != 0);
     const bool has_deletion = !row.deletion.is_live();
@@ -238,13 +246,15 @@ size_t estimated_row_size(const RowFragment& row) {
     size_t n = 8 + row.complex_deletions.size() * 12;
     if (!row.marker.is_empty()) n += 8;
     if (!row.deletion.is_live()) n += 12;
-    for (const auto& c : row.cells) n += 12 + c.path.size() + c.value.size();
+    for (const auto& c : row.cells)
+        n += 12 + c.path.size() + c.value.size();
     return n;
 }
 
 int64_t decode_counter(std::string_view v) {
     uint64_t x = 0;
-    for (size_t i = 0; i < 8 && i < v.size(); ++i) x = (x << 8) | static_cast<uint8_t>(v[i]);
+    for (size_t i = 0; i < 8 && i < v.size(); ++i)
+        x = (x << 8) | static_cast<uint8_t>(v[i]);
     return static_cast<int64_t>(x);
 }
 

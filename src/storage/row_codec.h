@@ -36,7 +36,10 @@ namespace tessel::storage {
 
 constexpr uint8_t kFormatVersion = 1;
 
-enum class RecordType : uint8_t { kHeader = 'H', kRow = 'R', };
+enum class RecordType : uint8_t {
+    kHeader = 'H',
+    kRow = 'R',
+};
 
 // Key marker bytes following the partition key.
 constexpr char kHeaderMarker = 0x00;
@@ -62,7 +65,7 @@ std::string static_key(std::string_view partition_key);
 std::string row_key(std::string_view partition_key, std::string_view clustering);
 
 void encode_header(const HeaderValue& v, std::string* out);
-void encode_row(const RowValue& v, std::string* out);
+void encode_row(uint32_t pk_length, const RowFragment& row, std::string* out);
 bool decode_header(std::string_view in, HeaderValue* out);
 bool decode_row(std::string_view in, RowValue* out);
 

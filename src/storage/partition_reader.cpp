@@ -1,0 +1,198 @@
+#include "storage/partition_reader.h"
+
+#include "storage/reconcile.h"
+#include "storage/table_handle.h"
+
+namespace tessel::storage {
+namespace {
+
+std::string_view view(const rocksdb::Slice& s) {
+    return {s.data(), s.size()};
+}
+
+bool expired(int32_t expiry, int64_t now) {
+    return expiry != 0 && expiry <= now;
+}
+
+}  // namespace
+
+Result<std::unique_ptr<PartitionReader>> PartitionReader::open(
+    std::shared_ptr<const TableHandle> table, std::string partition_key, const SliceSpec& slice,
+    int64_t now_seconds) {
+    std::unique_ptr<PartitionReader> r(
+        new PartitionReader(std::move(table), std::move(partition_key), slice, now_seconds));
+    TESSEL_RETURN_IF_ERROR(r->init());
+    return r;
+}
+
+PartitionReader::PartitionReader(std::shared_ptr<const TableHandle> table,
+                                 std::string partition_key, const SliceSpec& slice,
+                                 int64_t now_seconds)
+    : table_(std::move(table)),
+      partition_key_(std::move(partition_key)),
+      slice_(slice),
+      now_(now_seconds),
+      interval_(to_interval(slice.start, slice.end)) {}
+
+PartitionReader::~PartitionReader() {
+    it_.reset();
+}
+
+bool PartitionReader::fail(const std::string& what) {
+    if (status_.is_ok()) status_ = Status::server(what);
+    done_ = true;
+    return false;
+}
+
+Status PartitionReader::init() {
+    lower_bound_ = header_key(partition_key_);
+    upper_bound_ = partition_key_ + kEndMarker;
+    lower_slice_ = lower_bound_;
+    upper_slice_ = upper_bound_;
+    rocksdb::ReadOptions ro;
+    ro.iterate_lower_bound = &lower_slice_;
+    ro.iterate_upper_bound = &upper_slice_;
+    it_.reset(table_->db->NewIterator(ro, table_->cf));
+
+    const std::string skey = static_key(partition_key_);
+    it_->Seek(lower_bound_);
+    if (it_->Valid() && view(it_->key()) == lower_bound_) {
+        if (!decode_header(view(it_->value()), &header_)) {
+            return Status::server("Corrupted partition header in table storage");
+        }
+        if (!header_.partition_deletion.is_live()) ++tombstones_scanned_;
+        tombstones_scanned_ += header_.range_tombstones.size();
+        range_index_ = RangeTombstoneIndex(header_.range_tombstones);
+        it_->Next();
+    }
+    if (it_->Valid() && view(it_->key()) == skey) {
+        if (slice_.include_static) {
+            Row row;
+            if (materialize({}, view(it_->value()), header_.partition_deletion, &row)) {
+                static_row_ = std::move(row);
+            }
+            if (!status_.is_ok()) return status_;
+        }
+        it_->Next();
+    }
+    if (!it_->status().ok()) {
+        return Status::server("Failed to read partition: " + it_->status().ToString());
+    }
+    if (interval_.empty) {
+        done_ = true;
+    } else {
+        position_rows();
+    }
+    return Status::ok();
+}
+
+void PartitionReader::position_rows() {
+    if (!slice_.reversed) {
+        // Already on the first row when the slice starts at the partition's start.
+        if (!interval_.lo.empty()) it_->Seek(row_key(partition_key_, interval_.lo));
+        return;
+    }
+    if (interval_.hi) {
+        const std::string hi = row_key(partition_key_, *interval_.hi);
+        it_->SeekForPrev(hi);
+        if (it_->Valid() && view(it_->key()) == hi) it_->Prev();  // hi is exclusive
+    } else {
+        it_->SeekToLast();
+    }
+}
+
+bool PartitionReader::has_live_data() {
+    if (static_row_) return true;
+    if (peeked_) return true;
+    Row row;
+    if (!read_next(&row)) return false;
+    peeked_ = std::move(row);
+    return true;
+}
+
+bool PartitionReader::next(Row* out) {
+    if (peeked_) {
+        *out = std::move(*peeked_);
+        peeked_.reset();
+        return true;
+    }
+    return read_next(out);
+}
+
+bool PartitionReader::read_next(Row* out) {
+    const size_t pk_size = partition_key_.size();
+    while (!done_ && it_->Valid()) {
+        std::string_view key = view(it_->key());
+        if (key.size() <= pk_size || key[pk_size] != kRowMarker) {
+            done_ = true;  // reversed iteration reached the static row or header
+            break;
+        }
+        std::string_view clustering = key.substr(pk_size + 1);
+        if (!slice_.reversed && interval_.hi && clustering >= std::string_view(*interval_.hi)) {
+            done_ = true;
+            break;
+        }
+        if (slice_.reversed && clustering < std::string_view(interval_.lo)) {
+            done_ = true;
+            break;
+        }
+        const DeletionTime covering =
+            max_deletion(header_.partition_deletion, range_index_.covering(clustering));
+        const bool live = materialize(clustering, view(it_->value()), covering, out);
+        if (!status_.is_ok()) return false;
+        if (slice_.reversed) {
+            it_->Prev();
+        } else {
+            it_->Next();
+        }
+        if (live) return true;
+    }
+    if (!it_->status().ok()) return fail("Failed to read partition: " + it_->status().ToString());
+    done_ = true;
+    return false;
+}
+
+bool PartitionReader::materialize(std::string_view clustering, std::string_view value,
+                                  const DeletionTime& covering, Row* out) {
+    RowValue rv;
+    if (!decode_row(value, &rv)) return fail("Corrupted row in table storage");
+    ++rows_scanned_;
+    RowFragment& frag = rv.row;
+    if (!frag.deletion.is_live()) ++tombstones_scanned_;
+    const DeletionTime deletion = max_deletion(covering, frag.deletion);
+
+    out->clustering.assign(clustering);
+    out->marker = {};
+    out->cells.clear();
+    const LivenessInfo& m = frag.marker;
+    if (!m.is_empty() && !deletion.deletes(m.timestamp)) {
+        if (expired(m.expiry, now_)) {
+            ++tombstones_scanned_;
+        } else {
+            out->marker = m;
+        }
+    }
+    for (const auto& cd : frag.complex_deletions) {
+        if (!deletion.deletes(cd.deletion.timestamp)) ++tombstones_scanned_;
+    }
+    out->cells.reserve(frag.cells.size());
+    for (auto& c : frag.cells) {
+        if (deletion.deletes(c.timestamp)) continue;
+        if (!c.path.empty() && !frag.complex_deletions.empty()) {
+            bool shadowed = false;
+            for (const auto& cd : frag.complex_deletions) {
+                if (cd.column_id == c.column_id) shadowed = cd.deletion.deletes(c.timestamp);
+            }
+            if (shadowed) continue;
+        }
+        if (c.kind == Cell::Kind::kTombstone || expired(c.expiry, now_)) {
+            ++tombstones_scanned_;
+            continue;
+        }
+        if (c.kind == Cell::Kind::kCounterDelta) c.kind = Cell::Kind::kLive;
+        out->cells.push_back(std::move(c));
+    }
+    return !out->marker.is_empty() || !out->cells.empty();
+}
+
+}  // namespace tessel::storage
