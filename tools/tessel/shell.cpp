@@ -114,7 +114,15 @@ bool Shell::run_shell_command(const std::string& statement) {
     return false;
 }
 
-bool Shell::run_statement(const std::string& statement, std::istream& in) {
+bool Shell::run_statement(const std::string& text, std::istream& in) {
+    // Comment lines before a statement are shown as they are, not as part of it.
+    std::string statement = text;
+    while (statement.rfind("--", 0) == 0 || statement.rfind("//", 0) == 0) {
+        size_t nl = statement.find('\n');
+        if (options_.echo) out_ << statement.substr(0, nl) << "\n";
+        statement = nl == std::string::npos ? std::string() : trim(statement.substr(nl + 1));
+    }
+    if (statement.empty()) return true;
     if (options_.echo) {
         std::istringstream lines(statement);
         std::string l;
