@@ -5,7 +5,7 @@ JOBS       ?= $(shell nproc)
 DATA_DIR   ?= ./data
 CMAKE_GEN  := $(shell command -v ninja >/dev/null 2>&1 && echo "-G Ninja")
 
-.PHONY: deps configure build run test approve asan format format-check bench soak clean
+.PHONY: deps configure build run test approve asan micro format format-check bench soak clean
 
 deps:
 	@bash scripts/install-deps.sh
@@ -42,7 +42,12 @@ format:
 format-check:
 	find src include tools tests bench -name '*.h' -o -name '*.cpp' | xargs clang-format --dry-run --Werror
 
+# The side-by-side benchmark (Tessel, PostgreSQL, raw RocksDB): bench/results/latest.*
 bench: build
+	bash bench/run.sh $(BUILD)
+
+# Google Benchmark micro-benchmarks of the storage paths.
+micro: build
 	@for b in $(BUILD)/bin/micro_*; do [ -x "$$b" ] && "$$b"; done
 
 soak: build
