@@ -71,9 +71,8 @@ Result<std::vector<std::string>> decode_clustering(const KeyLayout& layout,
     out.reserve(layout.clustering_types.size());
     for (size_t i = 0; i < layout.clustering_types.size(); ++i) {
         if (clustering.empty()) break;  // a prefix (static row or partial key)
-        TESSEL_ASSIGN_OR_RETURN(
-            auto v, decode_key(*layout.clustering_types[i], &clustering,
-                               layout.clustering_descending[i]));
+        TESSEL_ASSIGN_OR_RETURN(auto v, decode_key(*layout.clustering_types[i], &clustering,
+                                                   layout.clustering_descending[i]));
         out.push_back(std::move(v));
     }
     return out;

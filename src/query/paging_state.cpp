@@ -13,11 +13,13 @@ constexpr uint8_t kVersion = 1;
 constexpr size_t kMacSize = 32;
 
 void put_u32(std::string* out, uint32_t v) {
-    for (int s = 24; s >= 0; s -= 8) out->push_back(static_cast<char>((v >> s) & 0xFF));
+    for (int s = 24; s >= 0; s -= 8)
+        out->push_back(static_cast<char>((v >> s) & 0xFF));
 }
 void put_i64(std::string* out, int64_t v) {
     const auto u = static_cast<uint64_t>(v);
-    for (int s = 56; s >= 0; s -= 8) out->push_back(static_cast<char>((u >> s) & 0xFF));
+    for (int s = 56; s >= 0; s -= 8)
+        out->push_back(static_cast<char>((u >> s) & 0xFF));
 }
 void put_bytes(std::string* out, std::string_view b) {
     put_u32(out, static_cast<uint32_t>(b.size()));
@@ -33,7 +35,8 @@ struct Reader {
             return 0;
         }
         uint64_t v = 0;
-        for (int i = 0; i < n; ++i) v = (v << 8) | static_cast<unsigned char>(in[i]);
+        for (int i = 0; i < n; ++i)
+            v = (v << 8) | static_cast<unsigned char>(in[i]);
         in.remove_prefix(n);
         return v;
     }
@@ -49,7 +52,9 @@ struct Reader {
     }
 };
 
-Status bad_state() { return Status::invalid("Invalid paging state"); }
+Status bad_state() {
+    return Status::invalid("Invalid paging state");
+}
 
 }  // namespace
 

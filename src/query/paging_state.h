@@ -18,14 +18,14 @@
 namespace tessel::query {
 
 struct PagingState {
-    std::string table_id;     // the table's identity (opaque bytes)
-    std::string fingerprint;  // query_fingerprint() of the statement and its values
+    std::string table_id;       // the table's identity (opaque bytes)
+    std::string fingerprint;    // query_fingerprint() of the statement and its values
     std::string partition_key;  // physical key of the partition of the last row
     std::string clustering;     // clustering of the last row (empty: static-only row)
     // The last partition is finished: resume at the partition after it.
     bool partition_done = false;
-    int64_t remaining = -1;                // rows of LIMIT left; -1 = no limit
-    int64_t remaining_in_partition = -1;   // PER PARTITION LIMIT left in that partition
+    int64_t remaining = -1;               // rows of LIMIT left; -1 = no limit
+    int64_t remaining_in_partition = -1;  // PER PARTITION LIMIT left in that partition
 };
 
 // Serialises and signs. `secret` is the node secret (any length, >= 16 bytes).
@@ -38,12 +38,12 @@ Result<PagingState> decode_paging_state(std::string_view bytes, std::string_view
 // A digest identifying a statement and its bound values (SHA-256, 32 bytes).
 // `parts` are concatenated with length prefixes, so part boundaries count.
 class Fingerprint {
-public:
+  public:
     void add(std::string_view part);
     void add_int(int64_t v);
     std::string finish() const;
 
-private:
+  private:
     std::string buf_;
 };
 

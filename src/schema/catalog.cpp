@@ -25,14 +25,14 @@ bool is_system_keyspace(std::string_view name) {
            l == "system_auth" || l == "system_distributed" || l == "system_traces";
 }
 
-SchemaChange change(SchemaChange::Type type, SchemaChange::Target target, std::string ks,
+CatalogChange change(CatalogChange::Type type, CatalogChange::Target target, std::string ks,
                     std::string name = {}) {
-    return SchemaChange{type, target, std::move(ks), std::move(name), true};
+    return CatalogChange{type, target, std::move(ks), std::move(name), true};
 }
 
-SchemaChange no_op(SchemaChange::Type type, SchemaChange::Target target, std::string ks,
+CatalogChange no_op(CatalogChange::Type type, CatalogChange::Target target, std::string ks,
                    std::string name = {}) {
-    SchemaChange c = change(type, target, std::move(ks), std::move(name));
+    CatalogChange c = change(type, target, std::move(ks), std::move(name));
     c.applied = false;
     return c;
 }
@@ -86,10 +86,10 @@ void Catalog::Txn::put_keyspace(const KeyspaceDef& ks) {
     batch.put(keyspace_key(ks.name), encode_keyspace(ks));
 }
 
-Result<SchemaChange> Catalog::run(const TxnBody& body) {
+Result<CatalogChange> Catalog::run(const TxnBody& body) {
     std::lock_guard<std::mutex> lock(ddl_mu_);
     Txn txn{*current_.load(), {}};
-    Result<SchemaChange> result = body(txn);
+    Result<CatalogChange> result = body(txn);
     if (!result.is_ok() || !result->applied) return result;
     txn.next.version = Uuid::random();
     txn.batch.put(kVersionKey, txn.next.version.raw());
@@ -163,10 +163,10 @@ Status Catalog::load(CatalogStore& store) {
     return Status::ok();
 }
 
-Result<SchemaChange> Catalog::create_keyspace(const std::string& name,
+Result<CatalogChange> Catalog::create_keyspace(const std::string& name,
                                               const KeyspaceOptions& options, bool if_not_exists) {
-    using T = SchemaChange::Type;
-    using G = SchemaChange::Target;
+    using T = CatalogChange::Type;
+    using G = CatalogChange::Target;
     if (is_system_keyspace(name)) {
         return Status::invalid(fmt::format("{} keyspace is not user-modifiable", name));
     }
@@ -182,7 +182,7 @@ Result<SchemaChange> Catalog::create_keyspace(const std::string& name,
     }
     TESSEL_ASSIGN_OR_RETURN(StringMap replication,
                             normalize_replication(*options.replication, name));
-    return run([&](Txn& txn) -> Result<SchemaChange> {
+    return run([&](Txn& txn) -> Result<CatalogChange> {
         if (txn.next.keyspace(name)) {
             if (if_not_exists) return no_op(T::kCreated, G::kKeyspace, name);
             Status s(ErrorCode::kAlreadyExists,
@@ -200,9 +200,9 @@ Result<SchemaChange> Catalog::create_keyspace(const std::string& name,
     });
 }
 
-Result<SchemaChange> Catalog::alter_keyspace(const std::string& name,
+Result<CatalogChange> Catalog::alter_keyspace(const std::string& name,
                                              const KeyspaceOptions& options) {
-    return run([&](Txn& txn) -> Result<SchemaChange> {
+    return run([&](Txn& txn) -> Result<CatalogChange> {
         if (!txn.next.keyspace(name)) return Status::invalid("Unknown keyspace " + name);
         if (is_system_keyspace(name)) return Status::invalid("Cannot alter system keyspace");
         KeyspaceDef& ks = txn.mutable_keyspace(name);
@@ -212,19 +212,19 @@ Result<SchemaChange> Catalog::alter_keyspace(const std::string& name,
         }
         if (options.durable_writes) ks.durable_writes = *options.durable_writes;
         txn.put_keyspace(ks);
-        return change(SchemaChange::Type::kUpdated, SchemaChange::Target::kKeyspace, name);
+        return change(CatalogChange::Type::kUpdated, CatalogChange::Target::kKeyspace, name);
     });
 }
 
-Result<SchemaChange> Catalog::drop_keyspace(const std::string& name, bool if_exists) {
+Result<CatalogChange> Catalog::drop_keyspace(const std::string& name, bool if_exists) {
     if (is_system_keyspace(name)) {
         return Status::invalid(fmt::format("{} keyspace is not user-modifiable", name));
     }
-    return run([&](Txn& txn) -> Result<SchemaChange> {
+    return run([&](Txn& txn) -> Result<CatalogChange> {
         auto ks = txn.next.keyspace(name);
         if (!ks) {
             if (if_exists) {
-                return no_op(SchemaChange::Type::kDropped, SchemaChange::Target::kKeyspace, name);
+                return no_op(CatalogChange::Type::kDropped, CatalogChange::Target::kKeyspace, name);
             }
             return Status::config(fmt::format("Cannot drop non existing keyspace '{}'.", name));
         }
@@ -234,12 +234,12 @@ Result<SchemaChange> Catalog::drop_keyspace(const std::string& name, bool if_exi
             txn.batch.remove(type_key(name, u));
         txn.batch.remove(keyspace_key(name));
         txn.next.keyspaces.erase(name);
-        return change(SchemaChange::Type::kDropped, SchemaChange::Target::kKeyspace, name);
+        return change(CatalogChange::Type::kDropped, CatalogChange::Target::kKeyspace, name);
     });
 }
 
-Result<SchemaChange> Catalog::create_table(const TableSpec& spec, bool if_not_exists) {
-    return run([&](Txn& txn) -> Result<SchemaChange> {
+Result<CatalogChange> Catalog::create_table(const TableSpec& spec, bool if_not_exists) {
+    return run([&](Txn& txn) -> Result<CatalogChange> {
         if (!txn.next.keyspace(spec.keyspace)) {
             return Status::invalid(fmt::format("Keyspace {} does not exist", spec.keyspace));
         }
@@ -247,7 +247,7 @@ Result<SchemaChange> Catalog::create_table(const TableSpec& spec, bool if_not_ex
         TESSEL_ASSIGN_OR_RETURN(TableDef table, build_table(txn.next, spec));
         if (txn.next.table(spec.keyspace, spec.name)) {
             if (if_not_exists) {
-                return no_op(SchemaChange::Type::kCreated, SchemaChange::Target::kTable,
+                return no_op(CatalogChange::Type::kCreated, CatalogChange::Target::kTable,
                              spec.keyspace, spec.name);
             }
             Status s(ErrorCode::kAlreadyExists,
@@ -262,25 +262,25 @@ Result<SchemaChange> Catalog::create_table(const TableSpec& spec, bool if_not_ex
                 fmt::format("Table id {} is already in use", table.id.to_string()));
         }
         replace_table(txn, std::move(table));
-        return change(SchemaChange::Type::kCreated, SchemaChange::Target::kTable, spec.keyspace,
+        return change(CatalogChange::Type::kCreated, CatalogChange::Target::kTable, spec.keyspace,
                       spec.name);
     });
 }
 
-Result<SchemaChange> Catalog::drop_table(const std::string& keyspace, const std::string& name,
+Result<CatalogChange> Catalog::drop_table(const std::string& keyspace, const std::string& name,
                                          bool if_exists) {
-    return run([&](Txn& txn) -> Result<SchemaChange> {
+    return run([&](Txn& txn) -> Result<CatalogChange> {
         auto existing = existing_table(txn.next, keyspace, name);
         if (!existing.is_ok()) {
             if (if_exists) {
-                return no_op(SchemaChange::Type::kDropped, SchemaChange::Target::kTable, keyspace,
+                return no_op(CatalogChange::Type::kDropped, CatalogChange::Target::kTable, keyspace,
                              name);
             }
             return existing.status();
         }
         txn.mutable_keyspace(keyspace).tables.erase(name);
         txn.batch.remove(table_key(keyspace, name));
-        return change(SchemaChange::Type::kDropped, SchemaChange::Target::kTable, keyspace, name);
+        return change(CatalogChange::Type::kDropped, CatalogChange::Target::kTable, keyspace, name);
     });
 }
 

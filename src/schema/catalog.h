@@ -29,7 +29,7 @@
 namespace tessel {
 
 // What a DDL statement changed, for the Schema_change result and event.
-struct SchemaChange {
+struct CatalogChange {
     enum class Type { kCreated, kUpdated, kDropped };
     enum class Target { kKeyspace, kTable, kType };
 
@@ -73,46 +73,46 @@ class Catalog {
     std::shared_ptr<const Schema> snapshot() const { return current_.load(); }
     Uuid version() const { return snapshot()->version; }
 
-    Result<SchemaChange> create_keyspace(const std::string& name, const KeyspaceOptions& options,
+    Result<CatalogChange> create_keyspace(const std::string& name, const KeyspaceOptions& options,
                                          bool if_not_exists = false);
-    Result<SchemaChange> alter_keyspace(const std::string& name, const KeyspaceOptions& options);
-    Result<SchemaChange> drop_keyspace(const std::string& name, bool if_exists = false);
+    Result<CatalogChange> alter_keyspace(const std::string& name, const KeyspaceOptions& options);
+    Result<CatalogChange> drop_keyspace(const std::string& name, bool if_exists = false);
 
-    Result<SchemaChange> create_table(const TableSpec& spec, bool if_not_exists = false);
-    Result<SchemaChange> drop_table(const std::string& keyspace, const std::string& name,
+    Result<CatalogChange> create_table(const TableSpec& spec, bool if_not_exists = false);
+    Result<CatalogChange> drop_table(const std::string& keyspace, const std::string& name,
                                     bool if_exists = false);
-    Result<SchemaChange> alter_table_add(const std::string& keyspace, const std::string& table,
+    Result<CatalogChange> alter_table_add(const std::string& keyspace, const std::string& table,
                                          const std::vector<NewColumn>& columns);
     // `timestamp_micros` is the drop time recorded in dropped_columns (USING
     // TIMESTAMP or the statement's time).
-    Result<SchemaChange> alter_table_drop(const std::string& keyspace, const std::string& table,
+    Result<CatalogChange> alter_table_drop(const std::string& keyspace, const std::string& table,
                                           const std::vector<std::string>& columns,
                                           int64_t timestamp_micros);
     // Only primary key columns can be renamed (Cassandra 3.11).
-    Result<SchemaChange> alter_table_rename(
+    Result<CatalogChange> alter_table_rename(
         const std::string& keyspace, const std::string& table,
         const std::vector<std::pair<std::string, std::string>>& renames);
     // ALTER TABLE t ALTER c TYPE x. Refused as in Cassandra 3.11 ("Altering of
     // types is not allowed"); on a primary key column with the immutable-key message.
-    Result<SchemaChange> alter_table_type(const std::string& keyspace, const std::string& table,
+    Result<CatalogChange> alter_table_type(const std::string& keyspace, const std::string& table,
                                           const std::string& column, const TypeSpec& type);
     // ALTER TABLE t WITH ...: applied on top of the current options. The layout
     // options (distribution, write_sharding, time_bucket) cannot be changed.
-    Result<SchemaChange> alter_table_options(
+    Result<CatalogChange> alter_table_options(
         const std::string& keyspace, const std::string& table,
         const std::vector<std::pair<std::string, OptionValue>>& options);
 
-    Result<SchemaChange> create_type(const std::string& keyspace, const std::string& name,
+    Result<CatalogChange> create_type(const std::string& keyspace, const std::string& name,
                                      const std::vector<std::pair<std::string, TypeSpec>>& fields,
                                      bool if_not_exists = false);
     // Tables and types that use the type see the new field at once.
-    Result<SchemaChange> alter_type_add(const std::string& keyspace, const std::string& name,
+    Result<CatalogChange> alter_type_add(const std::string& keyspace, const std::string& name,
                                         const std::string& field, const TypeSpec& type);
-    Result<SchemaChange> alter_type_rename(
+    Result<CatalogChange> alter_type_rename(
         const std::string& keyspace, const std::string& name,
         const std::vector<std::pair<std::string, std::string>>& renames);
     // Refused while a table or another type uses it.
-    Result<SchemaChange> drop_type(const std::string& keyspace, const std::string& name,
+    Result<CatalogChange> drop_type(const std::string& keyspace, const std::string& name,
                                    bool if_exists = false);
 
     // Resolves a written type against the current snapshot (see Schema::resolve_type).
@@ -137,9 +137,9 @@ class Catalog {
         void put_type(const UserTypeDef& type);
         void put_keyspace(const KeyspaceDef& ks);
     };
-    using TxnBody = std::function<Result<SchemaChange>(Txn&)>;
+    using TxnBody = std::function<Result<CatalogChange>(Txn&)>;
     // Runs `body` under the writer lock; persists and publishes when it applied.
-    Result<SchemaChange> run(const TxnBody& body);
+    Result<CatalogChange> run(const TxnBody& body);
     // Looks up a table for ALTER/DROP with Cassandra's "unconfigured table" errors.
     static Result<std::shared_ptr<const TableDef>> existing_table(const Schema& schema,
                                                                   const std::string& keyspace,
@@ -148,7 +148,7 @@ class Catalog {
     static void replace_table(Txn& txn, TableDef table);
     // Stores a new version of a user type and rewrites every type and table of
     // its keyspace that embeds it.
-    static Result<SchemaChange> publish_type(Txn& txn, const UserTypeDef& type);
+    static Result<CatalogChange> publish_type(Txn& txn, const UserTypeDef& type);
 
     CatalogStore* store_;
     std::mutex ddl_mu_;

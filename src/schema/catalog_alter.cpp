@@ -9,11 +9,11 @@
 namespace tessel {
 namespace {
 
-using Type = SchemaChange::Type;
-using Target = SchemaChange::Target;
+using Type = CatalogChange::Type;
+using Target = CatalogChange::Target;
 
-SchemaChange updated(const std::string& ks, const std::string& table) {
-    return SchemaChange{Type::kUpdated, Target::kTable, ks, table, true};
+CatalogChange updated(const std::string& ks, const std::string& table) {
+    return CatalogChange{Type::kUpdated, Target::kTable, ks, table, true};
 }
 
 Status check_add(const TableDef& t, const NewColumn& col, const CqlType& type) {
@@ -68,9 +68,9 @@ bool used_by_layout(const TableOptions& o, const std::string& column) {
 
 }  // namespace
 
-Result<SchemaChange> Catalog::alter_table_add(const std::string& keyspace, const std::string& table,
+Result<CatalogChange> Catalog::alter_table_add(const std::string& keyspace, const std::string& table,
                                               const std::vector<NewColumn>& columns) {
-    return run([&](Txn& txn) -> Result<SchemaChange> {
+    return run([&](Txn& txn) -> Result<CatalogChange> {
         TESSEL_ASSIGN_OR_RETURN(auto current, existing_table(txn.next, keyspace, table));
         TableDef t = *current;
         for (const NewColumn& col : columns) {
@@ -87,11 +87,11 @@ Result<SchemaChange> Catalog::alter_table_add(const std::string& keyspace, const
     });
 }
 
-Result<SchemaChange> Catalog::alter_table_drop(const std::string& keyspace,
+Result<CatalogChange> Catalog::alter_table_drop(const std::string& keyspace,
                                                const std::string& table,
                                                const std::vector<std::string>& columns,
                                                int64_t timestamp_micros) {
-    return run([&](Txn& txn) -> Result<SchemaChange> {
+    return run([&](Txn& txn) -> Result<CatalogChange> {
         TESSEL_ASSIGN_OR_RETURN(auto current, existing_table(txn.next, keyspace, table));
         TableDef t = *current;
         for (const std::string& name : columns) {
@@ -117,10 +117,10 @@ Result<SchemaChange> Catalog::alter_table_drop(const std::string& keyspace,
     });
 }
 
-Result<SchemaChange> Catalog::alter_table_rename(
+Result<CatalogChange> Catalog::alter_table_rename(
     const std::string& keyspace, const std::string& table,
     const std::vector<std::pair<std::string, std::string>>& renames) {
-    return run([&](Txn& txn) -> Result<SchemaChange> {
+    return run([&](Txn& txn) -> Result<CatalogChange> {
         TESSEL_ASSIGN_OR_RETURN(auto current, existing_table(txn.next, keyspace, table));
         TableDef t = *current;
         for (const auto& [from, to] : renames) {
@@ -151,7 +151,7 @@ Result<SchemaChange> Catalog::alter_table_rename(
     });
 }
 
-Result<SchemaChange> Catalog::alter_table_type(const std::string& keyspace,
+Result<CatalogChange> Catalog::alter_table_type(const std::string& keyspace,
                                                const std::string& table, const std::string& column,
                                                const TypeSpec&) {
     auto schema = snapshot();
@@ -165,10 +165,10 @@ Result<SchemaChange> Catalog::alter_table_type(const std::string& keyspace,
     return Status::invalid("Altering of types is not allowed");
 }
 
-Result<SchemaChange> Catalog::alter_table_options(
+Result<CatalogChange> Catalog::alter_table_options(
     const std::string& keyspace, const std::string& table,
     const std::vector<std::pair<std::string, OptionValue>>& options) {
-    return run([&](Txn& txn) -> Result<SchemaChange> {
+    return run([&](Txn& txn) -> Result<CatalogChange> {
         TESSEL_ASSIGN_OR_RETURN(auto current, existing_table(txn.next, keyspace, table));
         TableDef t = *current;
         for (const auto& [name, value] : options) {

@@ -9,8 +9,8 @@
 namespace tessel {
 namespace {
 
-using Type = SchemaChange::Type;
-using Target = SchemaChange::Target;
+using Type = CatalogChange::Type;
+using Target = CatalogChange::Target;
 
 Status check_field_type(const TypeSpec& spec, const CqlType& type) {
     if (type.is_counter()) return Status::invalid("A user type cannot contain counters");
@@ -22,17 +22,17 @@ Status check_field_type(const TypeSpec& spec, const CqlType& type) {
 
 }  // namespace
 
-Result<SchemaChange> Catalog::create_type(
+Result<CatalogChange> Catalog::create_type(
     const std::string& keyspace, const std::string& name,
     const std::vector<std::pair<std::string, TypeSpec>>& fields, bool if_not_exists) {
-    return run([&](Txn& txn) -> Result<SchemaChange> {
+    return run([&](Txn& txn) -> Result<CatalogChange> {
         auto ks = txn.next.keyspace(keyspace);
         if (!ks) {
             return Status::invalid(fmt::format("Cannot add type in unknown keyspace {}", keyspace));
         }
         if (ks->type(name)) {
             if (if_not_exists)
-                return SchemaChange{Type::kCreated, Target::kType, keyspace, name, false};
+                return CatalogChange{Type::kCreated, Target::kType, keyspace, name, false};
             return Status::invalid(
                 fmt::format("A user type of name {}.{} already exists", keyspace, name));
         }
@@ -50,7 +50,7 @@ Result<SchemaChange> Catalog::create_type(
         }
         txn.put_type(u);
         txn.mutable_keyspace(keyspace).types[name] = std::make_shared<const UserTypeDef>(u);
-        return SchemaChange{Type::kCreated, Target::kType, keyspace, name, true};
+        return CatalogChange{Type::kCreated, Target::kType, keyspace, name, true};
     });
 }
 
@@ -69,7 +69,7 @@ Result<std::shared_ptr<const UserTypeDef>> existing_type(const Schema& s, const 
 
 }  // namespace
 
-Result<SchemaChange> Catalog::publish_type(Txn& txn, const UserTypeDef& u) {
+Result<CatalogChange> Catalog::publish_type(Txn& txn, const UserTypeDef& u) {
     KeyspaceDef& ks = txn.mutable_keyspace(u.keyspace);
     ks.types[u.name] = std::make_shared<const UserTypeDef>(u);
     txn.put_type(u);
@@ -99,12 +99,12 @@ Result<SchemaChange> Catalog::publish_type(Txn& txn, const UserTypeDef& u) {
         txn.put_table(*copy);
         table = std::move(copy);
     }
-    return SchemaChange{Type::kUpdated, Target::kType, u.keyspace, u.name, true};
+    return CatalogChange{Type::kUpdated, Target::kType, u.keyspace, u.name, true};
 }
 
-Result<SchemaChange> Catalog::alter_type_add(const std::string& keyspace, const std::string& name,
+Result<CatalogChange> Catalog::alter_type_add(const std::string& keyspace, const std::string& name,
                                              const std::string& field, const TypeSpec& spec) {
-    return run([&](Txn& txn) -> Result<SchemaChange> {
+    return run([&](Txn& txn) -> Result<CatalogChange> {
         TESSEL_ASSIGN_OR_RETURN(auto current, existing_type(txn.next, keyspace, name));
         if (current->field_index(field) >= 0) {
             return Status::invalid(fmt::format(
@@ -126,10 +126,10 @@ Result<SchemaChange> Catalog::alter_type_add(const std::string& keyspace, const 
     });
 }
 
-Result<SchemaChange> Catalog::alter_type_rename(
+Result<CatalogChange> Catalog::alter_type_rename(
     const std::string& keyspace, const std::string& name,
     const std::vector<std::pair<std::string, std::string>>& renames) {
-    return run([&](Txn& txn) -> Result<SchemaChange> {
+    return run([&](Txn& txn) -> Result<CatalogChange> {
         TESSEL_ASSIGN_OR_RETURN(auto current, existing_type(txn.next, keyspace, name));
         UserTypeDef u = *current;
         for (const auto& [from, to] : renames) {
@@ -148,19 +148,19 @@ Result<SchemaChange> Catalog::alter_type_rename(
     });
 }
 
-Result<SchemaChange> Catalog::drop_type(const std::string& keyspace, const std::string& name,
+Result<CatalogChange> Catalog::drop_type(const std::string& keyspace, const std::string& name,
                                         bool if_exists) {
-    return run([&](Txn& txn) -> Result<SchemaChange> {
+    return run([&](Txn& txn) -> Result<CatalogChange> {
         auto ks = txn.next.keyspace(keyspace);
         if (!ks) {
             if (if_exists)
-                return SchemaChange{Type::kDropped, Target::kType, keyspace, name, false};
+                return CatalogChange{Type::kDropped, Target::kType, keyspace, name, false};
             return Status::invalid(
                 fmt::format("Cannot drop type in unknown keyspace {}", keyspace));
         }
         if (!ks->type(name)) {
             if (if_exists)
-                return SchemaChange{Type::kDropped, Target::kType, keyspace, name, false};
+                return CatalogChange{Type::kDropped, Target::kType, keyspace, name, false};
             return Status::invalid(fmt::format("No user type named {}.{} exists.", keyspace, name));
         }
         for (const auto& [other, u] : ks->types) {
@@ -184,7 +184,7 @@ Result<SchemaChange> Catalog::drop_type(const std::string& keyspace, const std::
         }
         txn.mutable_keyspace(keyspace).types.erase(name);
         txn.batch.remove(type_key(keyspace, name));
-        return SchemaChange{Type::kDropped, Target::kType, keyspace, name, true};
+        return CatalogChange{Type::kDropped, Target::kType, keyspace, name, true};
     });
 }
 

@@ -14,7 +14,7 @@ Status invalid(std::string m) {
     return Status::invalid(std::move(m));
 }
 
-Status check_key_column(const ColumnSpec& col, const CqlType& type) {
+Status check_key_column(const ColumnDeclaration& col, const CqlType& type) {
     if (type.is_multi_cell()) {
         return invalid(
             fmt::format(fmt::runtime(type.is_collection()
@@ -139,7 +139,7 @@ Result<TableDef> build_table(const Schema& schema, const TableSpec& spec) {
     std::vector<TypePtr> types;
     bool has_counters = false;
     for (size_t i = 0; i < spec.columns.size(); ++i) {
-        const ColumnSpec& col = spec.columns[i];
+        const ColumnDeclaration& col = spec.columns[i];
         if (!by_name.emplace(col.name, i).second) {
             return invalid(fmt::format("Multiple definition of identifier {}", col.name));
         }
@@ -170,7 +170,7 @@ Result<TableDef> build_table(const Schema& schema, const TableSpec& spec) {
             return invalid(
                 fmt::format("Column {} appears more than once in the PRIMARY KEY", name));
         }
-        const ColumnSpec& col = spec.columns[it->second];
+        const ColumnDeclaration& col = spec.columns[it->second];
         TESSEL_RETURN_IF_ERROR(check_key_column(col, *types[it->second]));
         used[it->second] = true;
         ColumnDef def{t.next_column_id++,   name, types[it->second], kind, position,
@@ -194,7 +194,7 @@ Result<TableDef> build_table(const Schema& schema, const TableSpec& spec) {
     bool has_non_counter = false;
     for (size_t i = 0; i < spec.columns.size(); ++i) {
         if (used[i]) continue;
-        const ColumnSpec& col = spec.columns[i];
+        const ColumnDeclaration& col = spec.columns[i];
         has_static = has_static || col.is_static;
         has_non_counter = has_non_counter || !types[i]->is_counter();
         t.columns.push_back(ColumnDef{t.next_column_id++, col.name, types[i],

@@ -15,7 +15,7 @@
 
 namespace tessel {
 
-struct ColumnSpec {
+struct ColumnDeclaration {
     std::string name;
     TypeSpec type;
     bool is_static = false;
@@ -24,7 +24,7 @@ struct ColumnSpec {
 struct TableSpec {
     std::string keyspace;
     std::string name;
-    std::vector<ColumnSpec> columns;          // in declaration order
+    std::vector<ColumnDeclaration> columns;          // in declaration order
     std::vector<std::string> partition_key;   // PRIMARY KEY ((a, b), ...)
     std::vector<std::string> clustering_key;  // PRIMARY KEY (..., c, d)
     // WITH CLUSTERING ORDER BY (c DESC, d ASC), as written.

@@ -30,7 +30,7 @@ TEST_F(AlterTable, AddColumnsGetFreshIds) {
         "ks", "t",
         {NewColumn{"a", ts("list<int>")}, NewColumn{"s", ts("text"), ColumnKind::kStatic}});
     ASSERT_TRUE(r.is_ok()) << r.status().to_string();
-    EXPECT_EQ(r->type, SchemaChange::Type::kUpdated);
+    EXPECT_EQ(r->type, CatalogChange::Type::kUpdated);
     auto t = table();
     EXPECT_EQ(t->column("a")->id, next);
     EXPECT_EQ(t->column("s")->id, next + 1);
@@ -191,7 +191,7 @@ TEST_F(AlterTable, DropTable) {
     EXPECT_FALSE(quiet->applied);
     auto r = catalog.drop_table("ks", "t");
     ASSERT_TRUE(r.is_ok());
-    EXPECT_EQ(r->type, SchemaChange::Type::kDropped);
+    EXPECT_EQ(r->type, CatalogChange::Type::kDropped);
     EXPECT_EQ(table(), nullptr);
 }
 

@@ -31,7 +31,7 @@ TEST_F(CreateTable, BuildsColumnsKeysAndIds) {
     spec.clustering_order = {{"c", ClusteringOrder::kDesc}};
     auto r = catalog.create_table(spec);
     ASSERT_TRUE(r.is_ok()) << r.status().to_string();
-    EXPECT_EQ(r->target, SchemaChange::Target::kTable);
+    EXPECT_EQ(r->target, CatalogChange::Target::kTable);
     EXPECT_EQ(r->name, "events");
 
     auto t = catalog.snapshot()->table("ks", "events");

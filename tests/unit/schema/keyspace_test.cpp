@@ -72,8 +72,8 @@ TEST(CatalogKeyspace, CreateAlterDrop) {
     Catalog catalog;
     auto created = catalog.create_keyspace("ks", simple_rf());
     ASSERT_TRUE(created.is_ok()) << created.status().to_string();
-    EXPECT_EQ(created->type, SchemaChange::Type::kCreated);
-    EXPECT_EQ(created->target, SchemaChange::Target::kKeyspace);
+    EXPECT_EQ(created->type, CatalogChange::Type::kCreated);
+    EXPECT_EQ(created->target, CatalogChange::Target::kKeyspace);
     EXPECT_EQ(created->keyspace, "ks");
     auto ks = catalog.snapshot()->keyspace("ks");
     ASSERT_TRUE(ks);

@@ -1,0 +1,430 @@
+// SELECT: selectors, ORDER BY, GROUP BY, DISTINCT, LIMIT.
+#include <algorithm>
+
+#include "cql/prepare.h"
+
+namespace tessel::cql {
+namespace {
+
+using SK = SelectorPlan::Kind;
+
+std::string lower(std::string s) {
+    for (auto& c : s)
+        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return s;
+}
+
+class SelectorBuilder {
+  public:
+    SelectorBuilder(const TableInfo& t, BindContext* c) : table_(t), ctx_(c) {}
+
+    Result<SelectorPlan> build(const Selector& s) {
+        TESSEL_ASSIGN_OR_RETURN(auto p, build_inner(s));
+        if (!s.alias.empty()) p.name = s.alias;
+        return p;
+    }
+
+  private:
+    Result<SelectorPlan> column(const std::string& name) {
+        const int idx = table_.find(name);
+        if (idx < 0) return undefined_column(name);
+        SelectorPlan p;
+        p.kind = SK::kColumn;
+        p.column = idx;
+        p.type = table_.columns[idx].type;
+        p.name = name;
+        return p;
+    }
+
+    Result<SelectorPlan> build_inner(const Selector& s) {
+        switch (s.kind) {
+            case Selector::Kind::kColumn:
+                return column(s.column);
+            case Selector::Kind::kStar: {
+                SelectorPlan p;
+                p.kind = SK::kTerm;
+                p.type = native_type(TypeKind::kInt);
+                p.name = "*";
+                return p;
+            }
+            case Selector::Kind::kTerm: {
+                if (s.term.empty()) return Status::invalid("Invalid selector: missing term");
+                SelectorPlan p;
+                p.kind = SK::kTerm;
+                p.type = native_type(TypeKind::kInt);
+                TESSEL_ASSIGN_OR_RETURN(auto t, prepare_term(s.term[0], p.type, "term", ctx_));
+                p.name = to_string(s.term[0]);
+                p.term = std::move(t);
+                return p;
+            }
+            case Selector::Kind::kCast:
+                return cast(s);
+            case Selector::Kind::kField:
+                return field(s);
+            case Selector::Kind::kFunction:
+                return function(s);
+        }
+        return Status::invalid("Unsupported selector");
+    }
+
+    Result<SelectorPlan> cast(const Selector& s) {
+        if (s.args.size() != 1) return Status::invalid("Invalid CAST selector");
+        TESSEL_ASSIGN_OR_RETURN(auto arg, build_inner(s.args[0]));
+        TypePtr to = native_type_by_name(s.cast_type.name);
+        if (!to) return Status::invalid("Cannot cast to type " + s.cast_type.name);
+        SelectorPlan p;
+        p.kind = SK::kCast;
+        p.type = to;
+        p.name = "cast(" + arg.name + " as " + to->cql_name() + ")";
+        p.args.push_back(std::move(arg));
+        return p;
+    }
+
+    Result<SelectorPlan> field(const Selector& s) {
+        if (s.args.size() != 1) return Status::invalid("Invalid field selector");
+        TESSEL_ASSIGN_OR_RETURN(auto arg, build_inner(s.args[0]));
+        if (arg.type->kind != TypeKind::kUdt) {
+            return Status::invalid("Invalid field selection: " + arg.name + " of type " +
+                                   arg.type->cql_name() + " is not a user type");
+        }
+        SelectorPlan p;
+        p.kind = SK::kField;
+        for (size_t i = 0; i < arg.type->field_names.size(); ++i) {
+            if (arg.type->field_names[i] == s.field) p.field_index = static_cast<int>(i);
+        }
+        if (p.field_index < 0) {
+            return Status::invalid(arg.type->udt_name + " has no field " + s.field);
+        }
+        p.type = arg.type->params[p.field_index];
+        p.name = arg.name + "." + s.field;
+        p.args.push_back(std::move(arg));
+        return p;
+    }
+
+    Result<SelectorPlan> writetime_or_ttl(const Selector& s, bool writetime) {
+        const char* fname = writetime ? "writeTime" : "ttl";
+        if (s.args.size() != 1 || s.args[0].kind != Selector::Kind::kColumn) {
+            return Status::invalid(std::string("Invalid arguments for ") + fname);
+        }
+        TESSEL_ASSIGN_OR_RETURN(auto col, column(s.args[0].column));
+        const ColumnInfo& c = table_.columns[col.column];
+        if (c.is_primary_key()) {
+            return Status::invalid(std::string("Cannot use selection function ") + fname +
+                                   " on PRIMARY KEY part " + c.name);
+        }
+        if (c.type->is_multi_cell()) {
+            return Status::invalid(
+                std::string("Cannot use selection function ") + fname + " on non-frozen " +
+                (c.type->is_collection() ? "collection " : "user type ") + c.name);
+        }
+        SelectorPlan p;
+        p.kind = writetime ? SK::kWritetime : SK::kTtl;
+        p.column = col.column;
+        p.type = native_type(writetime ? TypeKind::kBigint : TypeKind::kInt);
+        p.name = std::string(writetime ? "writetime(" : "ttl(") + c.name + ")";
+        return p;
+    }
+
+    Result<SelectorPlan> token(const Selector& s) {
+        std::vector<std::string> names;
+        for (const auto& a : s.args) {
+            if (a.kind != Selector::Kind::kColumn) {
+                return Status::invalid("Invalid arguments for token()");
+            }
+            if (table_.find(a.column) < 0) return undefined_column(a.column);
+            names.push_back(a.column);
+        }
+        std::vector<std::string> pk;
+        for (size_t i = 0; i < table_.partition_key.size(); ++i)
+            pk.push_back(table_.pk(i).name);
+        if (names != pk) {
+            return Status::invalid("Type error: token(" + join_names(names) +
+                                   ") cannot be used: the token function arguments must be the "
+                                   "partition key columns in order: " +
+                                   join_names(pk));
+        }
+        SelectorPlan p;
+        p.kind = SK::kToken;
+        p.type = native_type(TypeKind::kBigint);
+        p.name = "system.token(" + join_names(names) + ")";
+        return p;
+    }
+
+    Result<SelectorPlan> aggregate(const Selector& s, const std::string& fn) {
+        SelectorPlan p;
+        if (fn == "count") {
+            p.kind = SK::kCount;
+            p.type = native_type(TypeKind::kBigint);
+            const bool star = s.args.size() == 1 && (s.args[0].kind == Selector::Kind::kStar ||
+                                                     s.args[0].kind == Selector::Kind::kTerm);
+            if (s.args.size() != 1) {
+                return Status::invalid(
+                    "Invalid number of arguments in call to function "
+                    "system.count: 1 required but " +
+                    std::to_string(s.args.size()) + " provided");
+            }
+            if (star) {
+                p.name = "count";
+                return p;
+            }
+            TESSEL_ASSIGN_OR_RETURN(auto a, build_inner(s.args[0]));
+            p.name = "system.count(" + a.name + ")";
+            p.args.push_back(std::move(a));
+            return p;
+        }
+        if (s.args.size() != 1) {
+            return Status::invalid("Invalid number of arguments in call to function system." + fn +
+                                   ": 1 required but " + std::to_string(s.args.size()) +
+                                   " provided");
+        }
+        TESSEL_ASSIGN_OR_RETURN(auto a, build_inner(s.args[0]));
+        p.kind = fn == "min"   ? SK::kMin
+                 : fn == "max" ? SK::kMax
+                 : fn == "sum" ? SK::kSum
+                               : SK::kAvg;
+        if ((p.kind == SK::kSum || p.kind == SK::kAvg)) {
+            switch (a.type->kind) {
+                case TypeKind::kInt:
+                case TypeKind::kBigint:
+                case TypeKind::kSmallint:
+                case TypeKind::kTinyint:
+                case TypeKind::kFloat:
+                case TypeKind::kDouble:
+                case TypeKind::kCounter:
+                case TypeKind::kVarint:
+                case TypeKind::kDecimal:
+                    break;
+                default:
+                    return Status::invalid("Invalid call to function system." + fn +
+                                           ", none of its type signatures match (argument of "
+                                           "type " +
+                                           a.type->cql_name() + ")");
+            }
+        }
+        p.type = a.type->kind == TypeKind::kCounter ? native_type(TypeKind::kBigint) : a.type;
+        p.name = "system." + fn + "(" + a.name + ")";
+        p.args.push_back(std::move(a));
+        return p;
+    }
+
+    Result<SelectorPlan> function(const Selector& s) {
+        const std::string fn = lower(s.function);
+        if (fn == "writetime") return writetime_or_ttl(s, true);
+        if (fn == "ttl") return writetime_or_ttl(s, false);
+        if (fn == "token") return token(s);
+        if (fn == "count" || fn == "min" || fn == "max" || fn == "sum" || fn == "avg") {
+            return aggregate(s, fn);
+        }
+        if (fn == "tojson") {
+            if (s.args.size() != 1) return Status::invalid("toJson() takes exactly one argument");
+            TESSEL_ASSIGN_OR_RETURN(auto a, build_inner(s.args[0]));
+            SelectorPlan p;
+            p.kind = SK::kFunction;
+            p.type = native_type(TypeKind::kVarchar);
+            p.name = "system.tojson(" + a.name + ")";
+            p.field_index = -2;  // marks toJson (no ScalarFunction)
+            p.args.push_back(std::move(a));
+            return p;
+        }
+        std::vector<SelectorPlan> args;
+        for (const auto& a : s.args) {
+            TESSEL_ASSIGN_OR_RETURN(auto p, build_inner(a));
+            args.push_back(std::move(p));
+        }
+        auto candidates = find_functions(fn, args.size());
+        if (candidates.empty()) {
+            if (is_scalar_function(fn)) {
+                return Status::invalid("Invalid number of arguments in call to function system." +
+                                       fn);
+            }
+            return Status::invalid("Unknown function '" + s.function + "'");
+        }
+        for (const ScalarFunction* f : candidates) {
+            bool ok = true;
+            for (size_t i = 0; i < args.size() && ok; ++i) {
+                if (args[i].kind == SK::kTerm) continue;
+                ok = type_assignable(*f->arg_types[i], *args[i].type);
+            }
+            if (!ok) continue;
+            SelectorPlan p;
+            p.kind = SK::kFunction;
+            p.function = f;
+            p.type = f->return_type;
+            std::vector<std::string> names;
+            for (auto& a : args) {
+                names.push_back(a.name);
+            }
+            for (size_t i = 0; i < args.size(); ++i) {
+                if (args[i].kind == SK::kTerm && !s.args[i].term.empty()) {
+                    TESSEL_ASSIGN_OR_RETURN(
+                        auto t, prepare_term(s.args[i].term[0], f->arg_types[i], "arg", ctx_));
+                    args[i].term = std::move(t);
+                    args[i].type = f->arg_types[i];
+                }
+            }
+            p.name = "system." + f->name + "(" + join_names(names) + ")";
+            p.args = std::move(args);
+            return p;
+        }
+        return Status::invalid("Invalid call to function system." + fn +
+                               ", none of its type signatures match");
+    }
+
+    const TableInfo& table_;
+    BindContext* ctx_;
+};
+
+Status check_order_by(const SelectStatement& sel, const TableInfo& t, const WherePlan& where,
+                      SelectPlan* plan) {
+    if (sel.order_by.empty()) return Status::ok();
+    std::optional<bool> reversed;
+    int expected = 0;
+    for (const auto& o : sel.order_by) {
+        const int idx = t.find(o.column);
+        if (idx < 0) return Status::invalid("Order by on unknown column " + o.column);
+        const ColumnInfo& c = t.columns[idx];
+        if (c.kind != ColumnKind::kClustering) {
+            return Status::invalid(
+                "Order by is currently only supported on the clustered "
+                "columns of the PRIMARY KEY, got " +
+                c.name);
+        }
+        if (c.position < expected) {
+            return Status::invalid(
+                "Order by currently only supports the ordering of columns "
+                "following their declared order in the PRIMARY KEY");
+        }
+        // Columns restricted by EQ before this one may be skipped.
+        if (c.position > expected && c.position > where.clustering_prefix_columns) {
+            return Status::invalid(
+                "Order by currently only supports the ordering of columns "
+                "following their declared order in the PRIMARY KEY");
+        }
+        expected = c.position + 1;
+        const bool rev = o.descending != c.descending;
+        if (reversed && *reversed != rev) return Status::invalid("Unsupported order by relation");
+        reversed = rev;
+    }
+    if (!where.partition_restricted()) {
+        return Status::invalid(
+            "ORDER BY is only supported when the partition key is restricted by an EQ or an IN.");
+    }
+    plan->reversed = reversed.value_or(false);
+    plan->order_by = true;
+    return Status::ok();
+}
+
+Status check_distinct(const TableInfo& t, SelectPlan* plan) {
+    std::vector<bool> seen(t.columns.size(), false);
+    for (const auto& s : plan->selectors) {
+        if (s.kind != SK::kColumn && s.kind != SK::kToken && !s.is_aggregate()) continue;
+        if (s.kind != SK::kColumn) continue;
+        const ColumnInfo& c = t.columns[s.column];
+        if (c.kind != ColumnKind::kPartitionKey && c.kind != ColumnKind::kStatic) {
+            return Status::invalid(
+                "SELECT DISTINCT queries must only request partition key "
+                "columns and/or static columns (not " +
+                c.name + ")");
+        }
+        seen[s.column] = true;
+    }
+    for (size_t i = 0; i < t.partition_key.size(); ++i) {
+        if (!seen[t.partition_key[i]] && !plan->aggregate) {
+            return Status::invalid(
+                "SELECT DISTINCT queries must request all the partition key "
+                "columns (missing " +
+                t.pk(i).name + ")");
+        }
+    }
+    if (plan->where.slice_first_column >= 0 || plan->where.clustering_prefix_columns > 0) {
+        return Status::invalid(
+            "SELECT DISTINCT with WHERE clause only supports restriction by "
+            "partition key and/or static columns.");
+    }
+    return Status::ok();
+}
+
+Status check_group_by(const SelectStatement& sel, const TableInfo& t, SelectPlan* plan) {
+    int expected = 0;
+    const int pk_count = static_cast<int>(t.partition_key.size());
+    for (const auto& g : sel.group_by) {
+        const int idx = t.find(g);
+        if (idx < 0) return undefined_column(g);
+        const ColumnInfo& c = t.columns[idx];
+        int pos = c.kind == ColumnKind::kPartitionKey ? c.position
+                  : c.kind == ColumnKind::kClustering ? pk_count + c.position
+                                                      : -1;
+        // Clustering columns fixed by EQ may be skipped in GROUP BY.
+        while (pos > expected && expected >= pk_count &&
+               expected - pk_count < plan->where.clustering_prefix_columns) {
+            ++expected;
+        }
+        if (pos != expected) {
+            return Status::invalid(
+                "Group by currently only support groups of columns following "
+                "their declared order in the PRIMARY KEY");
+        }
+        ++expected;
+    }
+    plan->group_by_columns = expected;
+    return Status::ok();
+}
+
+}  // namespace
+
+Result<SelectPlan> prepare_select(const SelectStatement& sel, const TablePtr& table,
+                                  BindContext* ctx, std::vector<ColumnSpec>* result_columns) {
+    const TableInfo& t = *table;
+    SelectPlan plan;
+    plan.table = table;
+    plan.distinct = sel.distinct;
+    plan.json = sel.json;
+    // Bind markers in the select clause come first in the statement text.
+    SelectorBuilder sb(t, ctx);
+    if (sel.select_all) {
+        for (size_t i = 0; i < t.columns.size(); ++i) {
+            SelectorPlan p;
+            p.kind = SK::kColumn;
+            p.column = static_cast<int>(i);
+            p.type = t.columns[i].type;
+            p.name = t.columns[i].name;
+            plan.selectors.push_back(std::move(p));
+        }
+    } else {
+        for (const auto& s : sel.selectors) {
+            TESSEL_ASSIGN_OR_RETURN(auto p, sb.build(s));
+            plan.aggregate = plan.aggregate || p.is_aggregate();
+            plan.selectors.push_back(std::move(p));
+        }
+    }
+    TESSEL_ASSIGN_OR_RETURN(
+        plan.where, prepare_where(sel.where, t, WhereMode::kSelect, sel.allow_filtering, ctx));
+    TESSEL_RETURN_IF_ERROR(check_order_by(sel, t, plan.where, &plan));
+    if (plan.distinct) {
+        TESSEL_RETURN_IF_ERROR(check_distinct(t, &plan));
+        plan.static_only = true;
+    }
+    if (!sel.group_by.empty()) TESSEL_RETURN_IF_ERROR(check_group_by(sel, t, &plan));
+    if (sel.per_partition_limit) {
+        TESSEL_ASSIGN_OR_RETURN(auto l,
+                                prepare_term(*sel.per_partition_limit, native_type(TypeKind::kInt),
+                                             "[per_partition_limit]", ctx));
+        plan.per_partition_limit = std::move(l);
+    }
+    if (sel.limit) {
+        TESSEL_ASSIGN_OR_RETURN(
+            auto l, prepare_term(*sel.limit, native_type(TypeKind::kInt), "[limit]", ctx));
+        plan.limit = std::move(l);
+    }
+    if (plan.json) {
+        result_columns->push_back(
+            ColumnSpec{t.keyspace, t.name, "[json]", native_type(TypeKind::kVarchar)});
+    } else {
+        for (const auto& s : plan.selectors) {
+            result_columns->push_back(ColumnSpec{t.keyspace, t.name, s.name, s.type});
+        }
+    }
+    return plan;
+}
+
+}  // namespace tessel::cql

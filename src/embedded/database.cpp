@@ -1,0 +1,158 @@
+// Database and Session: the embedded API over the coordinator.
+#include <filesystem>
+#include <map>
+#include <mutex>
+
+#include "tessel/database.h"
+#include "embedded/catalog_glue.h"
+#include "embedded/node_files.h"
+#include "query/coordinator.h"
+#include "query/replica.h"
+#include "query/schema_executor.h"
+#include "storage/store.h"
+#include "system/system_tables.h"
+
+namespace tessel {
+namespace {
+
+class SessionImpl;
+
+class DatabaseImpl final : public Database {
+  public:
+    ~DatabaseImpl() override {
+        coordinator_.reset();
+        replica_.reset();
+        catalog_.reset();
+        catalog_store_.reset();
+        if (store_) store_->close();
+    }
+
+    static Result<std::unique_ptr<Database>> open(const DatabaseOptions& o) {
+        auto db = std::unique_ptr<DatabaseImpl>(new DatabaseImpl());
+        TESSEL_RETURN_IF_ERROR(db->init(o));
+        return std::unique_ptr<Database>(std::move(db));
+    }
+
+    std::unique_ptr<Session> new_session() override;
+
+    int subscribe_schema_changes(std::function<void(const SchemaChange&)> listener) override {
+        std::lock_guard<std::mutex> lock(listeners_mu_);
+        const int id = next_listener_++;
+        listeners_[id] = std::move(listener);
+        return id;
+    }
+    void unsubscribe_schema_changes(int id) override {
+        std::lock_guard<std::mutex> lock(listeners_mu_);
+        listeners_.erase(id);
+    }
+    std::string schema_version() const override { return embedded::catalog_version(*catalog_); }
+    std::string host_id() const override { return host_id_; }
+    Status flush() override { return replica_->flush(); }
+
+    query::Coordinator& coordinator() { return *coordinator_; }
+
+  private:
+    DatabaseImpl() = default;
+
+    Status init(const DatabaseOptions& o) {
+        std::error_code ec;
+        std::filesystem::create_directories(o.data_dir, ec);
+        if (ec)
+            return Status::server("Cannot create data directory " + o.data_dir + ": " +
+                                  ec.message());
+        storage::StoreOptions so;
+        so.commitlog_sync = o.commitlog_sync == CommitlogSync::kBatch
+                                ? storage::CommitlogSync::kBatch
+                                : storage::CommitlogSync::kPeriodic;
+        so.commitlog_sync_period_ms =
+            static_cast<uint32_t>(std::max(1, o.commitlog_sync_period_ms));
+        so.block_cache_bytes = o.block_cache_bytes;
+        TESSEL_ASSIGN_OR_RETURN(store_, storage::Store::open(o.data_dir + "/store", so));
+        catalog_store_ = embedded::make_store_catalog(store_.get());
+        auto catalog = embedded::load_catalog(catalog_store_.get());
+        if (!catalog.is_ok()) {
+            return Status::server("Cannot open the database in " + o.data_dir +
+                                  ": the schema catalog cannot be read (" +
+                                  catalog.status().message() +
+                                  "); refusing to start with a partial or empty schema");
+        }
+        catalog_ = std::move(catalog).value();
+        TESSEL_ASSIGN_OR_RETURN(
+            auto secret, embedded::load_or_create_random_file(o.data_dir + "/node_secret", 32));
+        TESSEL_ASSIGN_OR_RETURN(host_id_,
+                                embedded::load_or_create_random_file(o.data_dir + "/host_id", 16));
+        replica_ = query::make_local_replica(store_.get());
+        TESSEL_RETURN_IF_ERROR(query::reconcile_storage(*catalog_, *replica_));
+        query::CoordinatorOptions co;
+        co.max_page_bytes = o.max_page_bytes;
+        co.node_secret = secret;
+        coordinator_ = std::make_unique<query::Coordinator>(catalog_.get(), replica_.get(), co);
+        coordinator_->set_schema_listener([this](const SchemaChange& c) { notify(c); });
+        system::NodeInfo node;
+        node.cluster_name = o.cluster_name;
+        node.host_id = host_id_;
+        node.rpc_address = o.rpc_address;
+        node.native_port = o.native_port;
+        for (auto& t : system::make_system_tables(node, *catalog_)) {
+            TESSEL_RETURN_IF_ERROR(coordinator_->register_virtual_table(std::move(t)));
+        }
+        return Status::ok();
+    }
+
+    void notify(const SchemaChange& c) {
+        std::vector<std::function<void(const SchemaChange&)>> copy;
+        {
+            std::lock_guard<std::mutex> lock(listeners_mu_);
+            for (const auto& [_, l] : listeners_)
+                copy.push_back(l);
+        }
+        for (const auto& l : copy)
+            l(c);
+    }
+
+    std::unique_ptr<storage::Store> store_;
+    std::shared_ptr<CatalogStore> catalog_store_;
+    std::shared_ptr<Catalog> catalog_;
+    std::unique_ptr<query::Replica> replica_;
+    std::unique_ptr<query::Coordinator> coordinator_;
+    std::string host_id_;
+    std::mutex listeners_mu_;
+    std::map<int, std::function<void(const SchemaChange&)>> listeners_;
+    int next_listener_ = 1;
+};
+
+class SessionImpl final : public Session {
+  public:
+    explicit SessionImpl(DatabaseImpl* db) : db_(db) {}
+
+    Result<ResultSet> execute(std::string_view cql, const QueryOptions& options) override {
+        return db_->coordinator().execute(cql, options, &keyspace_);
+    }
+    Result<PreparedStatement> prepare(std::string_view cql) override {
+        return db_->coordinator().prepare(cql, keyspace_);
+    }
+    Result<ResultSet> execute_prepared(std::string_view id, const QueryOptions& options) override {
+        return db_->coordinator().execute_prepared(id, options, &keyspace_);
+    }
+    Result<ResultSet> execute_batch(BatchType type, const std::vector<BatchEntry>& entries,
+                                    const QueryOptions& options) override {
+        return db_->coordinator().execute_batch(type, entries, options, &keyspace_);
+    }
+    const std::string& keyspace() const override { return keyspace_; }
+
+  private:
+    DatabaseImpl* db_;
+    std::string keyspace_;
+};
+
+std::unique_ptr<Session> DatabaseImpl::new_session() {
+    return std::make_unique<SessionImpl>(this);
+}
+
+}  // namespace
+
+Result<std::unique_ptr<Database>> Database::open(const DatabaseOptions& options) {
+    return DatabaseImpl::open(options);
+}
+
+}  // namespace tessel

@@ -1,0 +1,333 @@
+#include "query/coordinator.h"
+
+#include <openssl/evp.h>
+
+#include <algorithm>
+
+#include "cql/parser.h"
+#include "cql/prepare.h"
+#include "cql/prepare_functions.h"
+#include "query/key_values.h"
+#include "query/paging_state.h"
+#include "query/read_executor.h"
+#include "query/schema_executor.h"
+#include "query/schema_view.h"
+#include "query/table_source.h"
+#include "query/term_eval.h"
+#include "query/write_builder.h"
+#include "schema/keyspace.h"
+#include "types/bytes_util.h"
+
+namespace tessel::query {
+namespace {
+
+std::string fingerprint(const cql::Plan& plan, const std::vector<BoundValue>& values) {
+    Fingerprint f;
+    f.add(plan.keyspace);
+    f.add(plan.text);
+    for (const auto& v : values) {
+        f.add_int(static_cast<int>(v.kind));
+        f.add(v.bytes);
+    }
+    return f.finish();
+}
+
+Status invalid_paging_state() {
+    return Status::invalid("Invalid paging state");
+}
+
+}  // namespace
+
+Coordinator::Coordinator(Catalog* catalog, Replica* replica, CoordinatorOptions options)
+    : catalog_(catalog),
+      replica_(replica),
+      options_(std::move(options)),
+      prepared_(options_.prepared_cache_entries),
+      adhoc_(options_.adhoc_cache_entries),
+      lwt_locks_(new std::mutex[kLockStripes]) {}
+
+Coordinator::~Coordinator() = default;
+
+std::string Coordinator::statement_id(const std::string& keyspace, std::string_view cql) {
+    std::string input = keyspace;
+    input.append(cql);
+    unsigned char md[EVP_MAX_MD_SIZE];
+    unsigned int len = 0;
+    EVP_Digest(input.data(), input.size(), md, &len, EVP_md5(), nullptr);
+    return std::string(reinterpret_cast<const char*>(md), len);
+}
+
+int64_t Coordinator::next_timestamp() {
+    const int64_t now = cql::now_micros();
+    int64_t prev = last_timestamp_.load();
+    while (true) {
+        const int64_t next = std::max(now, prev + 1);
+        if (last_timestamp_.compare_exchange_weak(prev, next)) return next;
+    }
+}
+
+void Coordinator::set_schema_listener(std::function<void(const SchemaChange&)> listener) {
+    listener_ = std::move(listener);
+}
+
+std::string Coordinator::schema_version() const {
+    return catalog_snapshot(*catalog_)->version.raw();
+}
+
+Status Coordinator::register_virtual_table(std::unique_ptr<VirtualTable> table) {
+    TESSEL_ASSIGN_OR_RETURN(auto st, cql::parse_statement(table->schema_cql()));
+    if (!st.is<cql::CreateTableStatement>()) {
+        return Status::server("virtual table schema is not a CREATE TABLE: " + table->schema_cql());
+    }
+    CatalogSchemaView view(catalog_snapshot(*catalog_), &virtual_infos_);
+    TESSEL_ASSIGN_OR_RETURN(
+        auto info,
+        cql::table_info_from_create(st.as<cql::CreateTableStatement>(), table->keyspace(), view));
+    info.keyspace = table->keyspace();
+    info.name = table->name();
+    info.id = "virtual:" + info.keyspace + "." + info.name;
+    info.is_virtual = true;
+    info.hashed = false;
+    auto ptr = std::make_shared<const cql::TableInfo>(std::move(info));
+    auto key = std::make_pair(ptr->keyspace, ptr->name);
+    virtual_infos_[key] = ptr;
+    virtuals_[key] = Virtual{std::move(table), ptr};
+    return Status::ok();
+}
+
+// --- prepared statement cache ----------------------------------------------
+
+Result<Coordinator::PlanPtr> Coordinator::build_plan(std::string_view cql,
+                                                     const std::string& keyspace,
+                                                     PlanCache& cache) {
+    TESSEL_ASSIGN_OR_RETURN(auto st, cql::parse_statement(cql));
+    auto entry = std::make_shared<CachedPlan>();
+    entry->schema_version = schema_version();
+    CatalogSchemaView view(catalog_snapshot(*catalog_), &virtual_infos_);
+    TESSEL_ASSIGN_OR_RETURN(entry->plan, cql::prepare(st, keyspace, view));
+    entry->id = statement_id(keyspace, cql);
+    entry->text = std::string(cql);
+    entry->keyspace = keyspace;
+    PlanPtr plan = entry->plan;
+    cache.put(std::move(entry));
+    return plan;
+}
+
+Result<Coordinator::PlanPtr> Coordinator::plan_for(std::string_view cql,
+                                                   const std::string& keyspace) {
+    const std::string id = statement_id(keyspace, cql);
+    for (PlanCache* cache : {&adhoc_, &prepared_}) {
+        auto e = cache->find(id);
+        if (e && e->schema_version == schema_version() && e->text == cql &&
+            e->keyspace == keyspace) {
+            return e->plan;
+        }
+    }
+    return build_plan(cql, keyspace, adhoc_);
+}
+
+Result<Coordinator::PlanPtr> Coordinator::lookup_prepared(std::string_view id) {
+    auto e = prepared_.find(std::string(id));
+    if (!e) {
+        Status s(ErrorCode::kUnprepared,
+                 "Prepared query with ID " + bytes::to_hex(id) +
+                     " not found (either the query was not prepared on this host (maybe the "
+                     "host has been restarted?) or you have prepared too many queries and it "
+                     "has been evicted from the internal cache)");
+        s.detail1 = std::string(id);
+        return s;
+    }
+    if (e->schema_version == schema_version()) return e->plan;
+    // The schema changed since it was prepared: prepare it again.
+    return build_plan(e->text, e->keyspace, prepared_);
+}
+
+Result<PreparedStatement> Coordinator::prepare(std::string_view cql, const std::string& keyspace) {
+    TESSEL_ASSIGN_OR_RETURN(auto plan, build_plan(cql, keyspace, prepared_));
+    PreparedStatement ps;
+    ps.id = statement_id(keyspace, cql);
+    ps.query = std::string(cql);
+    ps.keyspace = keyspace;
+    ps.bind_columns = plan->bind_specs;
+    ps.partition_key_indexes = plan->partition_key_indexes;
+    ps.result_columns = plan->result_columns;
+    return ps;
+}
+
+// --- execution -------------------------------------------------------------
+
+Result<ResultSet> Coordinator::execute(std::string_view cql, const QueryOptions& options,
+                                       std::string* keyspace) {
+    TESSEL_ASSIGN_OR_RETURN(auto plan, plan_for(cql, *keyspace));
+    return run(*plan, options, keyspace);
+}
+
+Result<ResultSet> Coordinator::execute_prepared(std::string_view id, const QueryOptions& options,
+                                                std::string* keyspace) {
+    TESSEL_ASSIGN_OR_RETURN(auto plan, lookup_prepared(id));
+    return run(*plan, options, keyspace);
+}
+
+Result<std::vector<BoundValue>> Coordinator::bind(const cql::Plan& plan,
+                                                  const QueryOptions& options) {
+    const size_t n = plan.bind_specs.size();
+    if (!options.named_values) {
+        if (options.values.size() != n) {
+            return Status::invalid("There were " + std::to_string(n) + " markers(?) in CQL but " +
+                                   std::to_string(options.values.size()) + " bound variables");
+        }
+        return options.values;
+    }
+    std::vector<BoundValue> out(n, BoundValue::unset());
+    std::vector<bool> filled(n, false);
+    for (const auto& v : options.values) {
+        bool found = false;
+        for (size_t i = 0; i < n; ++i) {
+            if (!filled[i] && plan.bind_specs[i].name == v.name) {
+                out[i] = v;
+                filled[i] = true;
+                found = true;
+                break;
+            }
+        }
+        if (!found) return Status::invalid("Invalid named value " + v.name);
+    }
+    for (size_t i = 0; i < n; ++i) {
+        if (!filled[i])
+            return Status::invalid("No value for bind variable " + plan.bind_specs[i].name);
+    }
+    return out;
+}
+
+Result<ResultSet> Coordinator::run(const cql::Plan& plan, const QueryOptions& options,
+                                   std::string* keyspace) {
+    TESSEL_ASSIGN_OR_RETURN(auto values, bind(plan, options));
+    if (const auto* use = std::get_if<cql::UsePlan>(&plan.node)) return run_use(*use, keyspace);
+    if (const auto* s = std::get_if<cql::SchemaPlan>(&plan.node)) return run_schema(*s, plan);
+    if (const auto* s = std::get_if<cql::SelectPlan>(&plan.node)) {
+        return run_select(*s, plan, values, options);
+    }
+    if (const auto* m = std::get_if<cql::ModifyPlan>(&plan.node)) {
+        return run_modify(*m, values, options);
+    }
+    const auto& b = std::get<cql::BatchPlan>(plan.node);
+    int64_t ts = options.default_timestamp ? *options.default_timestamp : next_timestamp();
+    if (b.timestamp) {
+        TESSEL_ASSIGN_OR_RETURN(auto v, evaluate(*b.timestamp, values));
+        if (v.is_value()) ts = static_cast<int64_t>(cql::decode_bigint(v.bytes));
+    }
+    std::vector<BatchItem> items;
+    for (const auto& m : b.statements)
+        items.push_back({&m, &values});
+    return run_batch(items, ts, b.kind == cql::BatchStatement::Kind::kCounter);
+}
+
+Result<ResultSet> Coordinator::run_use(const cql::UsePlan& use, std::string* keyspace) {
+    CatalogSchemaView view(catalog_snapshot(*catalog_), &virtual_infos_);
+    if (!view.keyspace_exists(use.keyspace)) {
+        return Status::invalid("Keyspace '" + use.keyspace + "' does not exist");
+    }
+    *keyspace = use.keyspace;
+    ResultSet rs;
+    rs.kind = ResultSet::Kind::kSetKeyspace;
+    rs.keyspace = use.keyspace;
+    return rs;
+}
+
+Result<ResultSet> Coordinator::run_schema(const cql::SchemaPlan& s, const cql::Plan&) {
+    SchemaOutcome out;
+    {
+        std::lock_guard<std::mutex> lock(ddl_mu_);
+        TESSEL_ASSIGN_OR_RETURN(out, execute_schema_statement(s.statement, s.keyspace, *catalog_,
+                                                              *replica_, next_timestamp()));
+    }
+    ResultSet rs;
+    if (out.describe) {
+        rs.kind = ResultSet::Kind::kRows;
+        const auto text = native_type(TypeKind::kVarchar);
+        for (const char* n : {"keyspace_name", "type", "name", "create_statement"}) {
+            rs.columns.push_back(ColumnSpec{"", "", n, text});
+        }
+        for (auto& r : out.describe_rows) {
+            std::vector<std::optional<std::string>> row(r.begin(), r.end());
+            rs.rows.push_back(std::move(row));
+        }
+        return rs;
+    }
+    if (!out.changed) return rs;
+    rs.kind = ResultSet::Kind::kSchemaChange;
+    rs.schema_change = SchemaChange{out.change_type, out.target, out.keyspace, out.name, {}};
+    if (listener_) listener_(rs.schema_change);
+    return rs;
+}
+
+Result<ResultSet> Coordinator::run_select(const cql::SelectPlan& s, const cql::Plan& plan,
+                                          const std::vector<BoundValue>& values,
+                                          const QueryOptions& options) {
+    const cql::TableInfo& t = *s.table;
+    const std::string fp = fingerprint(plan, values);
+    ReadRequest req;
+    req.plan = &s;
+    req.values = &values;
+    req.page_size = options.page_size;
+    req.max_page_bytes = options_.max_page_bytes;
+    req.now_seconds = replica_->now_seconds();
+    req.observer = observer_.get();
+    if (!options.paging_state.empty()) {
+        auto st = decode_paging_state(options.paging_state, options_.node_secret);
+        if (!st.is_ok()) return invalid_paging_state();
+        if (st->table_id != t.id || st->fingerprint != fp) return invalid_paging_state();
+        req.resume = std::move(st).value();
+    }
+    if (s.reversed && options.page_size > 0) {
+        for (const auto& kv : s.where.partition_values) {
+            if (kv.is_in) {
+                TESSEL_ASSIGN_OR_RETURN(auto targets,
+                                        partition_targets(s.where, t, layout_of(t), values));
+                if (targets.size() > 1) {
+                    return Status::invalid(
+                        "Cannot page queries with both ORDER BY and a IN restriction on the "
+                        "partition key; you must either remove the ORDER BY or the IN and sort "
+                        "client side, or disable paging for this query");
+                }
+            }
+        }
+    }
+    std::unique_ptr<TableSource> source;
+    if (t.is_virtual) {
+        auto it = virtuals_.find({t.keyspace, t.name});
+        if (it == virtuals_.end()) return Status::invalid("unconfigured table " + t.name);
+        TESSEL_ASSIGN_OR_RETURN(source, make_virtual_source(*it->second.table, t, layout_of(t)));
+    } else {
+        source = make_replica_source(replica_, t.id, req.now_seconds);
+    }
+    TESSEL_ASSIGN_OR_RETURN(auto page, execute_read(*source, req));
+    ResultSet rs;
+    if (observer_ && !t.is_virtual) {
+        TESSEL_RETURN_IF_ERROR(
+            observer_->after_read(t, page.tombstones, page.rows.size(), plan.text, &rs.warnings));
+    }
+    rs.kind = ResultSet::Kind::kRows;
+    rs.columns = plan.result_columns;
+    rs.rows = std::move(page.rows);
+    if (page.next) {
+        page.next->table_id = t.id;
+        page.next->fingerprint = fp;
+        rs.paging_state = encode_paging_state(*page.next, options_.node_secret);
+    }
+    return rs;
+}
+
+Result<ResultSet> Coordinator::run_modify(const cql::ModifyPlan& m,
+                                          const std::vector<BoundValue>& values,
+                                          const QueryOptions& options) {
+    const int64_t ts = options.default_timestamp ? *options.default_timestamp : next_timestamp();
+    return run_batch({BatchItem{&m, &values}}, ts, m.table->is_counter);
+}
+
+std::mutex& Coordinator::partition_lock(const std::string& table_id, const std::string& key) {
+    const size_t h = std::hash<std::string>{}(table_id) ^ (std::hash<std::string>{}(key)*31);
+    return lwt_locks_[h % kLockStripes];
+}
+
+}  // namespace tessel::query

@@ -1,0 +1,126 @@
+// Coordinator: runs CQL statements — parse, prepare (with a global prepared
+// statement cache), then execute the plan through the Replica: schema changes
+// via the catalog, writes as mutations, reads page by page.
+//
+// Thread-safe: any number of sessions may call it concurrently. Per-session
+// state (the current keyspace) is passed in by the caller.
+#pragma once
+
+#include <atomic>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "cql/plan.h"
+#include "tessel/database.h"
+#include "query/observer.h"
+#include "query/plan_cache.h"
+#include "query/replica.h"
+#include "query/virtual_table.h"
+
+namespace tessel {
+class Catalog;
+}
+
+namespace tessel::query {
+
+struct CoordinatorOptions {
+    size_t max_page_bytes = 4u << 20;
+    size_t prepared_cache_entries = 10000;
+    size_t adhoc_cache_entries = 2000;
+    std::string node_secret;  // signs paging states
+};
+
+class Coordinator {
+  public:
+    // `catalog` and `replica` must outlive the coordinator.
+    Coordinator(Catalog* catalog, Replica* replica, CoordinatorOptions options);
+    ~Coordinator();
+
+    // Makes a virtual table queryable (its schema_cql is parsed once here).
+    Status register_virtual_table(std::unique_ptr<VirtualTable> table);
+
+    // Partition health hooks (see observer.h); set before serving requests.
+    void set_observer(std::shared_ptr<QueryObserver> observer) { observer_ = std::move(observer); }
+    QueryObserver* observer() const { return observer_.get(); }
+
+    // Called after each successful schema change, before its result returns.
+    void set_schema_listener(std::function<void(const SchemaChange&)> listener);
+
+    // `keyspace` is the session's current keyspace; USE changes it.
+    Result<ResultSet> execute(std::string_view cql, const QueryOptions& options,
+                              std::string* keyspace);
+    Result<PreparedStatement> prepare(std::string_view cql, const std::string& keyspace);
+    Result<ResultSet> execute_prepared(std::string_view id, const QueryOptions& options,
+                                       std::string* keyspace);
+    Result<ResultSet> execute_batch(BatchType type, const std::vector<BatchEntry>& entries,
+                                    const QueryOptions& options, std::string* keyspace);
+
+    // MD5 of keyspace + query text (Cassandra's prepared statement id).
+    static std::string statement_id(const std::string& keyspace, std::string_view cql);
+
+    // A write timestamp from the server clock: microseconds, strictly increasing.
+    int64_t next_timestamp();
+
+  private:
+    using PlanPtr = std::shared_ptr<const cql::Plan>;
+
+    Result<PlanPtr> plan_for(std::string_view cql, const std::string& keyspace);
+    Result<PlanPtr> lookup_prepared(std::string_view id);
+    // Parses and prepares `cql`, remembering the plan in `cache`.
+    Result<PlanPtr> build_plan(std::string_view cql, const std::string& keyspace, PlanCache& cache);
+    std::string schema_version() const;
+
+    Result<ResultSet> run(const cql::Plan& plan, const QueryOptions& options,
+                          std::string* keyspace);
+    Result<std::vector<BoundValue>> bind(const cql::Plan& plan, const QueryOptions& options);
+    Result<ResultSet> run_use(const cql::UsePlan& use, std::string* keyspace);
+    Result<ResultSet> run_schema(const cql::SchemaPlan& s, const cql::Plan& plan);
+    Result<ResultSet> run_select(const cql::SelectPlan& s, const cql::Plan& plan,
+                                 const std::vector<BoundValue>& values,
+                                 const QueryOptions& options);
+    Result<ResultSet> run_modify(const cql::ModifyPlan& m, const std::vector<BoundValue>& values,
+                                 const QueryOptions& options);
+
+    // Batch members, each with its values (lwt.cpp).
+    struct BatchItem {
+        const cql::ModifyPlan* plan;
+        const std::vector<BoundValue>* values;
+    };
+    Result<ResultSet> run_batch(const std::vector<BatchItem>& items, int64_t timestamp,
+                                bool counter_batch);
+    Result<ResultSet> run_conditional(const std::vector<BatchItem>& items, int64_t timestamp);
+    Status observe_writes(
+        const std::vector<std::pair<const cql::TableInfo*, storage::PartitionMutation>>& all);
+    std::mutex& partition_lock(const std::string& table_id, const std::string& key);
+
+    Catalog* catalog_;
+    Replica* replica_;
+    CoordinatorOptions options_;
+    std::function<void(const SchemaChange&)> listener_;
+    std::shared_ptr<QueryObserver> observer_;
+    std::mutex ddl_mu_;
+    std::atomic<int64_t> last_timestamp_{0};
+
+    // Statements prepared by clients, and those run as plain text (kept
+    // apart so ad-hoc traffic never evicts what drivers prepared).
+    PlanCache prepared_;
+    PlanCache adhoc_;
+
+    struct Virtual {
+        std::unique_ptr<VirtualTable> table;
+        cql::TablePtr info;
+    };
+    std::map<std::pair<std::string, std::string>, Virtual> virtuals_;
+    std::map<std::pair<std::string, std::string>, cql::TablePtr> virtual_infos_;
+
+    static constexpr size_t kLockStripes = 256;
+    std::unique_ptr<std::mutex[]> lwt_locks_;
+};
+
+}  // namespace tessel::query

@@ -1,0 +1,237 @@
+#include "query/key_values.h"
+
+#include <algorithm>
+
+#include "query/term_eval.h"
+#include "types/bytes_util.h"
+#include "types/value.h"
+
+namespace tessel::query {
+namespace {
+
+constexpr size_t kMaxKeys = 10000;
+
+Result<std::vector<std::string>> split_tuple(std::string_view in, size_t width,
+                                             const std::vector<std::string>& names) {
+    std::vector<std::string> out;
+    for (size_t i = 0; i < width; ++i) {
+        if (in.size() < 4) return Status::invalid("Invalid tuple value: too few components");
+        const int32_t len = bytes::read_i32(in);
+        in.remove_prefix(4);
+        if (len < 0) {
+            return Status::invalid("Invalid null value in condition for column " +
+                                   (i < names.size() ? names[i] : std::string("?")));
+        }
+        if (in.size() < static_cast<size_t>(len)) return Status::invalid("Invalid tuple value");
+        out.emplace_back(in.substr(0, len));
+        in.remove_prefix(len);
+    }
+    return out;
+}
+
+Status null_error(const std::vector<std::string>& names, bool unset) {
+    const std::string col = names.empty() ? std::string("?") : names[0];
+    return Status::invalid(std::string("Invalid ") + (unset ? "unset" : "null") +
+                           " value in condition for column " + col);
+}
+
+Result<std::vector<std::vector<std::string>>> cartesian(
+    const std::vector<std::vector<std::vector<std::string>>>& parts) {
+    std::vector<std::vector<std::string>> out{{}};
+    for (const auto& part : parts) {
+        std::vector<std::vector<std::string>> next;
+        for (const auto& prefix : out) {
+            for (const auto& alt : part) {
+                auto v = prefix;
+                v.insert(v.end(), alt.begin(), alt.end());
+                next.push_back(std::move(v));
+            }
+        }
+        if (next.size() > kMaxKeys) {
+            return Status::invalid(
+                "Cartesian product of IN restrictions is greater than the "
+                "maximum allowed (" +
+                std::to_string(kMaxKeys) + ")");
+        }
+        out = std::move(next);
+    }
+    return out;
+}
+
+std::vector<std::string> names_of(const cql::TableInfo& t, bool partition, size_t first,
+                                  size_t width) {
+    std::vector<std::string> n;
+    for (size_t i = first; i < first + width; ++i) {
+        if (partition && i < t.partition_key.size()) n.push_back(t.pk(i).name);
+        if (!partition && i < t.clustering.size()) n.push_back(t.ck(i).name);
+    }
+    return n;
+}
+
+}  // namespace
+
+Result<std::vector<std::vector<std::string>>> evaluate_key_values(
+    const cql::KeyValues& kv, const std::vector<std::string>& names,
+    const std::vector<BoundValue>& values) {
+    std::vector<std::vector<std::string>> out;
+    const size_t width = static_cast<size_t>(kv.width);
+    auto add_tuple_or_value = [&](TermValue v) -> Status {
+        if (!v.is_value()) return null_error(names, v.is_unset());
+        if (width == 1) {
+            out.push_back({std::move(v.bytes)});
+            return Status::ok();
+        }
+        TESSEL_ASSIGN_OR_RETURN(auto parts, split_tuple(v.bytes, width, names));
+        out.push_back(std::move(parts));
+        return Status::ok();
+    };
+    if (kv.list_marker) {
+        TESSEL_ASSIGN_OR_RETURN(auto v, evaluate(*kv.list_marker, values));
+        if (!v.is_value()) return null_error(names, v.is_unset());
+        TESSEL_ASSIGN_OR_RETURN(auto els, split_collection(*kv.list_marker->type, v.bytes));
+        for (auto& e : els)
+            TESSEL_RETURN_IF_ERROR(add_tuple_or_value(TermValue::value(std::move(e))));
+        return out;
+    }
+    if (kv.tuple_marker) {
+        TESSEL_ASSIGN_OR_RETURN(auto v, evaluate(*kv.tuple_marker, values));
+        TESSEL_RETURN_IF_ERROR(add_tuple_or_value(std::move(v)));
+        return out;
+    }
+    for (const auto& alt : kv.alternatives) {
+        if (alt.size() == 1 && width > 1) {  // a tuple marker inside IN (...)
+            TESSEL_ASSIGN_OR_RETURN(auto v, evaluate(alt[0], values));
+            TESSEL_RETURN_IF_ERROR(add_tuple_or_value(std::move(v)));
+            continue;
+        }
+        std::vector<std::string> row;
+        for (size_t i = 0; i < alt.size(); ++i) {
+            TESSEL_ASSIGN_OR_RETURN(auto v, evaluate(alt[i], values));
+            if (!v.is_value()) {
+                return null_error({i < names.size() ? names[i] : std::string("?")}, v.is_unset());
+            }
+            row.push_back(std::move(v.bytes));
+        }
+        out.push_back(std::move(row));
+    }
+    return out;
+}
+
+Result<std::vector<PartitionTarget>> partition_targets(const cql::WherePlan& where,
+                                                       const cql::TableInfo& table,
+                                                       const KeyLayout& layout,
+                                                       const std::vector<BoundValue>& values) {
+    std::vector<std::vector<std::vector<std::string>>> parts;
+    for (size_t i = 0; i < where.partition_values.size(); ++i) {
+        TESSEL_ASSIGN_OR_RETURN(
+            auto alts,
+            evaluate_key_values(where.partition_values[i], names_of(table, true, i, 1), values));
+        parts.push_back(std::move(alts));
+    }
+    TESSEL_ASSIGN_OR_RETURN(auto combos, cartesian(parts));
+    std::vector<PartitionTarget> out;
+    for (auto& c : combos) {
+        TESSEL_ASSIGN_OR_RETURN(auto key, encode_partition_key(layout, c));
+        out.push_back({std::move(key), std::move(c)});
+    }
+    // Partitions come back in key value order, as Cassandra returns IN results.
+    auto less = [&](const PartitionTarget& a, const PartitionTarget& b) {
+        for (size_t i = 0; i < a.components.size(); ++i) {
+            const int c =
+                compare_values(*layout.partition_types[i], a.components[i], b.components[i]);
+            if (c != 0) return c < 0;
+        }
+        return false;
+    };
+    std::sort(out.begin(), out.end(), less);
+    out.erase(std::unique(out.begin(), out.end(),
+                          [](const PartitionTarget& a, const PartitionTarget& b) {
+                              return a.key == b.key;
+                          }),
+              out.end());
+    return out;
+}
+
+Result<std::vector<std::vector<std::string>>> clustering_prefix_values(
+    const cql::WherePlan& where, const cql::TableInfo& table,
+    const std::vector<BoundValue>& values) {
+    std::vector<std::vector<std::vector<std::string>>> parts;
+    size_t col = 0;
+    for (const auto& kv : where.clustering_prefix) {
+        TESSEL_ASSIGN_OR_RETURN(
+            auto alts, evaluate_key_values(kv, names_of(table, false, col, kv.width), values));
+        parts.push_back(std::move(alts));
+        col += kv.width;
+    }
+    return cartesian(parts);
+}
+
+Result<std::optional<storage::ClusteringBound>> slice_bound(const cql::SliceBound& b, int first,
+                                                            const cql::TableInfo& table,
+                                                            const KeyLayout& layout,
+                                                            const std::string& prefix,
+                                                            const std::vector<BoundValue>& values) {
+    std::vector<std::string> vals;
+    const auto names = names_of(table, false, first, b.width);
+    if (b.tuple_marker) {
+        TESSEL_ASSIGN_OR_RETURN(auto v, evaluate(*b.tuple_marker, values));
+        if (v.is_unset()) return std::optional<storage::ClusteringBound>();
+        if (!v.is_value()) return null_error(names, false);
+        TESSEL_ASSIGN_OR_RETURN(vals, split_tuple(v.bytes, b.width, names));
+    } else {
+        for (size_t i = 0; i < b.values.size(); ++i) {
+            TESSEL_ASSIGN_OR_RETURN(auto v, evaluate(b.values[i], values));
+            if (v.is_unset()) return std::optional<storage::ClusteringBound>();
+            if (!v.is_value()) return null_error({names[i]}, false);
+            vals.push_back(std::move(v.bytes));
+        }
+    }
+    storage::ClusteringBound out{prefix, b.inclusive};
+    for (size_t i = 0; i < vals.size(); ++i)
+        append_clustering(layout, first + i, vals[i], &out.prefix);
+    return std::optional<storage::ClusteringBound>(std::move(out));
+}
+
+Result<std::vector<storage::ClusteringInterval>> clustering_intervals(
+    const cql::WherePlan& where, const cql::TableInfo& table, const KeyLayout& layout,
+    const std::vector<BoundValue>& values) {
+    TESSEL_ASSIGN_OR_RETURN(auto prefixes, clustering_prefix_values(where, table, values));
+    std::vector<storage::ClusteringInterval> out;
+    for (const auto& p : prefixes) {
+        const std::string enc = encode_clustering(layout, p);
+        storage::ClusteringBound start{enc, true}, end{enc, true};
+        if (where.slice_first_column >= 0) {
+            const int col = where.slice_first_column;
+            // A DESC column stores larger values first: its lower bound ends the slice.
+            const bool desc = table.ck(col).descending;
+            if (where.slice_start) {
+                TESSEL_ASSIGN_OR_RETURN(
+                    auto b, slice_bound(*where.slice_start, col, table, layout, enc, values));
+                if (b) (desc ? end : start) = *b;
+            }
+            if (where.slice_end) {
+                TESSEL_ASSIGN_OR_RETURN(
+                    auto b, slice_bound(*where.slice_end, col, table, layout, enc, values));
+                if (b) (desc ? start : end) = *b;
+            }
+        }
+        auto interval = storage::to_interval(start, end);
+        if (!interval.empty) out.push_back(std::move(interval));
+    }
+    std::sort(out.begin(), out.end(),
+              [](const storage::ClusteringInterval& a, const storage::ClusteringInterval& b) {
+                  return a.lo < b.lo;
+              });
+    return out;
+}
+
+storage::ClusteringBound interval_start(const storage::ClusteringInterval& i) {
+    return {i.lo, true};
+}
+
+storage::ClusteringBound interval_end(const storage::ClusteringInterval& i) {
+    if (!i.hi) return {"", true};
+    return {*i.hi, false};
+}
+
+}  // namespace tessel::query

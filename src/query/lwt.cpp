@@ -1,0 +1,340 @@
+// Writes: plain batches, and lightweight transactions (IF NOT EXISTS /
+// IF EXISTS / IF conditions, alone or in a batch on one partition),
+// serialised per partition by striped mutexes.
+#include <set>
+
+#include "query/cells.h"
+#include "query/coordinator.h"
+#include "query/key_values.h"
+#include "query/table_source.h"
+#include "query/term_eval.h"
+#include "query/write_builder.h"
+#include "types/bytes_util.h"
+#include "types/value.h"
+
+namespace tessel::query {
+namespace {
+
+using cql::Operator;
+
+RowFetcher make_fetcher(Replica* replica, const std::string& table_id, int64_t now) {
+    return [replica, table_id, now](const std::string& pk, const std::string& ck,
+                                    bool static_row) -> Result<std::optional<storage::Row>> {
+        SliceSpec spec;
+        spec.include_static = static_row;
+        spec.start = {ck, true};
+        spec.end = {ck, true};
+        TESSEL_ASSIGN_OR_RETURN(auto stream, replica->read(table_id, pk, spec, now));
+        if (static_row) return stream->static_row();
+        storage::Row row;
+        if (stream->next(&row) && row.clustering == ck) return std::optional<storage::Row>(row);
+        TESSEL_RETURN_IF_ERROR(stream->status());
+        return std::optional<storage::Row>();
+    };
+}
+
+// The single row a conditional statement targets.
+struct CasTarget {
+    PartitionTarget partition;
+    std::string clustering;
+    std::vector<std::string> clustering_values;
+    bool static_only = false;
+};
+
+Result<CasTarget> cas_target(const cql::ModifyPlan& p, const std::vector<BoundValue>& values) {
+    const cql::TableInfo& t = *p.table;
+    const KeyLayout layout = layout_of(t);
+    TESSEL_ASSIGN_OR_RETURN(auto targets, partition_targets(p.where, t, layout, values));
+    if (targets.size() != 1) {
+        return Status::invalid("IN on the partition key is not supported with conditional updates");
+    }
+    CasTarget c;
+    c.partition = std::move(targets[0]);
+    TESSEL_ASSIGN_OR_RETURN(auto prefixes, clustering_prefix_values(p.where, t, values));
+    if (prefixes.size() != 1) {
+        return Status::invalid(
+            "IN on the clustering key columns is not supported with conditional "
+            "updates");
+    }
+    c.clustering_values = prefixes[0];
+    c.clustering = encode_clustering(layout, prefixes[0]);
+    c.static_only = !t.clustering.empty() && prefixes[0].empty();
+    return c;
+}
+
+Result<bool> condition_holds(const cql::ConditionPlan& c, const cql::TableInfo& t,
+                             const RowView& view, const std::vector<BoundValue>& values) {
+    const cql::ColumnInfo& col = t.columns[c.column];
+    TESSEL_ASSIGN_OR_RETURN(auto current, column_value(t, view, c.column));
+    TypePtr type = col.type;
+    if (c.element && current) {
+        TESSEL_ASSIGN_OR_RETURN(auto key, evaluate(*c.element, values));
+        TESSEL_ASSIGN_OR_RETURN(auto els, split_collection(*col.type, *current));
+        std::optional<std::string> found;
+        if (col.type->kind == TypeKind::kList) {
+            const int32_t idx = key.is_value() ? bytes::read_i32(key.bytes) : -1;
+            if (idx >= 0 && static_cast<size_t>(idx) < els.size()) found = els[idx];
+            type = col.type->params[0];
+        } else {
+            for (size_t i = 0; i + 1 < els.size(); i += 2) {
+                if (key.is_value() &&
+                    compare_values(*col.type->params[0], els[i], key.bytes) == 0) {
+                    found = els[i + 1];
+                }
+            }
+            type = col.type->params[1];
+        }
+        current = found;
+    } else if (c.element) {
+        type = col.type->kind == TypeKind::kList ? col.type->params[0] : col.type->params[1];
+    }
+    if (c.field_index >= 0) {
+        type = col.type->params[c.field_index];
+        std::optional<std::string> found;
+        if (current) {
+            std::string_view in = *current;
+            for (int i = 0; in.size() >= 4; ++i) {
+                const int32_t len = bytes::read_i32(in);
+                in.remove_prefix(4);
+                if (len < 0) continue;
+                if (i == c.field_index) found = std::string(in.substr(0, len));
+                in.remove_prefix(std::min<size_t>(len, in.size()));
+            }
+        }
+        current = found;
+    }
+    auto equal = [&](const TermValue& v) {
+        if (!v.is_value()) return !current.has_value();
+        return current && compare_values(*type, *current, v.bytes) == 0;
+    };
+    if (c.op == Operator::kIn) {
+        if (c.in_values.list_marker) {
+            TESSEL_ASSIGN_OR_RETURN(auto v, evaluate(*c.in_values.list_marker, values));
+            if (!v.is_value()) return !current.has_value();
+            TESSEL_ASSIGN_OR_RETURN(auto els,
+                                    split_collection(*c.in_values.list_marker->type, v.bytes));
+            for (auto& e : els) {
+                if (equal(TermValue::value(e))) return true;
+            }
+            return false;
+        }
+        for (const auto& alt : c.in_values.alternatives) {
+            TESSEL_ASSIGN_OR_RETURN(auto v, evaluate(alt[0], values));
+            if (equal(v)) return true;
+        }
+        return false;
+    }
+    TESSEL_ASSIGN_OR_RETURN(auto v, evaluate(*c.value, values));
+    if (v.is_unset()) return Status::invalid("Invalid 'unset' value in condition");
+    if (c.op == Operator::kEq) return equal(v);
+    if (c.op == Operator::kNeq) return !equal(v);
+    if (!v.is_value()) {
+        return Status::invalid("Invalid comparison with null for operator \"" +
+                               std::string(c.op == Operator::kLt    ? "<"
+                                           : c.op == Operator::kLte ? "<="
+                                           : c.op == Operator::kGt  ? ">"
+                                                                    : ">=") +
+                               "\"");
+    }
+    if (!current) return false;
+    const int cmp = compare_values(*type, *current, v.bytes);
+    switch (c.op) {
+        case Operator::kLt:
+            return cmp < 0;
+        case Operator::kLte:
+            return cmp <= 0;
+        case Operator::kGt:
+            return cmp > 0;
+        case Operator::kGte:
+            return cmp >= 0;
+        default:
+            return false;
+    }
+}
+
+ColumnSpec applied_spec(const cql::TableInfo& t) {
+    return ColumnSpec{t.keyspace, t.name, "[applied]", native_type(TypeKind::kBoolean)};
+}
+
+std::optional<std::string> bool_value(bool b) {
+    return std::string(1, b ? '\x01' : '\x00');
+}
+
+}  // namespace
+
+Status Coordinator::observe_writes(
+    const std::vector<std::pair<const cql::TableInfo*, storage::PartitionMutation>>& all) {
+    if (!observer_) return Status::ok();
+    for (const auto& [table, m] : all) {
+        TESSEL_ASSIGN_OR_RETURN(auto comps,
+                                decode_partition_key(layout_of(*table), m.partition_key));
+        TESSEL_RETURN_IF_ERROR(observer_->before_write(*table, comps, m));
+    }
+    return Status::ok();
+}
+
+Result<ResultSet> Coordinator::run_batch(const std::vector<BatchItem>& items, int64_t timestamp,
+                                         bool counter_batch) {
+    bool conditional = false;
+    bool has_counter = false, has_regular = false;
+    for (const auto& it : items) {
+        conditional = conditional || it.plan->is_conditional();
+        (it.plan->table->is_counter ? has_counter : has_regular) = true;
+    }
+    if (counter_batch && has_regular) {
+        return Status::invalid("Cannot include non-counter statement in a counter batch");
+    }
+    if (has_counter && has_regular) {
+        return Status::invalid("Counter and non-counter mutations cannot exist in the same batch");
+    }
+    // INSERT JSON becomes an ordinary insert of the document's values first.
+    std::vector<cql::ModifyPlan> expanded;
+    expanded.reserve(items.size());
+    std::vector<BatchItem> resolved;
+    for (const auto& it : items) {
+        if (!it.plan->json) {
+            resolved.push_back(it);
+            continue;
+        }
+        TESSEL_ASSIGN_OR_RETURN(auto e, expand_insert_json(*it.plan, *it.values));
+        expanded.push_back(std::move(e));
+        resolved.push_back({&expanded.back(), it.values});
+    }
+    if (conditional) return run_conditional(resolved, timestamp);
+    const int64_t now = replica_->now_seconds();
+    std::vector<std::pair<const cql::TableInfo*, storage::PartitionMutation>> all;
+    for (const auto& it : resolved) {
+        const cql::ModifyPlan* plan = it.plan;
+        TESSEL_ASSIGN_OR_RETURN(auto params, write_params(*plan, *it.values, timestamp, now));
+        auto fetch = make_fetcher(replica_, plan->table->id, now);
+        TESSEL_ASSIGN_OR_RETURN(auto ms, build_mutations(*plan, *it.values, params, fetch));
+        for (auto& m : ms)
+            all.emplace_back(plan->table.get(), std::move(m));
+    }
+    // Everything is validated before the first mutation is applied.
+    TESSEL_RETURN_IF_ERROR(observe_writes(all));
+    for (const auto& [table, m] : all)
+        TESSEL_RETURN_IF_ERROR(replica_->apply(table->id, m));
+    return ResultSet{};
+}
+
+Result<ResultSet> Coordinator::run_conditional(const std::vector<BatchItem>& items,
+                                               int64_t timestamp) {
+    const int64_t now = replica_->now_seconds();
+    const cql::TableInfo& t = *items[0].plan->table;
+    std::vector<CasTarget> targets;
+    for (const auto& it : items) {
+        if (it.plan->table->id != t.id) {
+            return Status::invalid("Batch with conditions cannot span multiple tables");
+        }
+        TESSEL_ASSIGN_OR_RETURN(auto c, cas_target(*it.plan, *it.values));
+        if (!targets.empty() && c.partition.key != targets[0].partition.key) {
+            return Status::invalid("Batch with conditions cannot span multiple partitions");
+        }
+        targets.push_back(std::move(c));
+    }
+    const std::string& key = targets[0].partition.key;
+    std::lock_guard<std::mutex> lock(partition_lock(t.id, key));
+    auto fetch = make_fetcher(replica_, t.id, now);
+    TESSEL_ASSIGN_OR_RETURN(auto static_row, fetch(key, "", true));
+    bool applied = true;
+    ResultSet failure;
+    failure.kind = ResultSet::Kind::kRows;
+    for (size_t i = 0; i < items.size() && applied; ++i) {
+        const cql::ModifyPlan& p = *items[i].plan;
+        if (!p.is_conditional()) continue;
+        const CasTarget& target = targets[i];
+        std::optional<storage::Row> row;
+        if (!target.static_only) {
+            TESSEL_ASSIGN_OR_RETURN(row, fetch(key, target.clustering, false));
+        }
+        const bool exists = target.static_only ? static_row.has_value() : row.has_value();
+        RowView view{&target.partition.components, &target.clustering_values, row ? &*row : nullptr,
+                     static_row ? &*static_row : nullptr, key};
+        std::vector<int> shown;
+        if (p.if_not_exists) {
+            applied = !exists;
+            for (size_t c = 0; c < t.columns.size(); ++c)
+                shown.push_back(static_cast<int>(c));
+        } else if (p.if_exists) {
+            applied = exists;
+        } else {
+            for (const auto& c : p.conditions) {
+                TESSEL_ASSIGN_OR_RETURN(bool ok, condition_holds(c, t, view, *items[i].values));
+                applied = applied && ok;
+                if (std::find(shown.begin(), shown.end(), c.column) == shown.end()) {
+                    shown.push_back(c.column);
+                }
+            }
+        }
+        if (applied) continue;
+        failure.columns.push_back(applied_spec(t));
+        std::vector<std::optional<std::string>> out{bool_value(false)};
+        if (exists || static_row) {
+            for (int c : shown) {
+                failure.columns.push_back(
+                    ColumnSpec{t.keyspace, t.name, t.columns[c].name, t.columns[c].type});
+                TESSEL_ASSIGN_OR_RETURN(auto v, column_value(t, view, c));
+                out.push_back(std::move(v));
+            }
+        }
+        failure.rows.push_back(std::move(out));
+    }
+    if (!applied) return failure;
+    std::vector<std::pair<const cql::TableInfo*, storage::PartitionMutation>> all;
+    for (const auto& it : items) {
+        TESSEL_ASSIGN_OR_RETURN(auto params, write_params(*it.plan, *it.values, timestamp, now));
+        TESSEL_ASSIGN_OR_RETURN(auto ms, build_mutations(*it.plan, *it.values, params, fetch));
+        for (auto& m : ms)
+            all.emplace_back(&t, std::move(m));
+    }
+    TESSEL_RETURN_IF_ERROR(observe_writes(all));
+    for (const auto& [table, m] : all)
+        TESSEL_RETURN_IF_ERROR(replica_->apply(table->id, m));
+    ResultSet rs;
+    rs.kind = ResultSet::Kind::kRows;
+    rs.columns.push_back(applied_spec(t));
+    rs.rows.push_back({bool_value(true)});
+    return rs;
+}
+
+Result<ResultSet> Coordinator::execute_batch(BatchType type, const std::vector<BatchEntry>& entries,
+                                             const QueryOptions& options, std::string* keyspace) {
+    std::vector<std::shared_ptr<const cql::Plan>> plans;
+    std::vector<std::vector<BoundValue>> values;
+    plans.reserve(entries.size());
+    values.reserve(entries.size());
+    for (const auto& e : entries) {
+        std::shared_ptr<const cql::Plan> plan;
+        if (!e.prepared_id.empty()) {
+            TESSEL_ASSIGN_OR_RETURN(plan, lookup_prepared(e.prepared_id));
+        } else {
+            TESSEL_ASSIGN_OR_RETURN(plan, plan_for(e.query, *keyspace));
+        }
+        if (!std::holds_alternative<cql::ModifyPlan>(plan->node)) {
+            return Status::invalid(
+                "Invalid statement in batch: only UPDATE, INSERT and DELETE "
+                "statements are allowed.");
+        }
+        QueryOptions o;
+        o.values = e.values;
+        o.named_values = options.named_values;
+        TESSEL_ASSIGN_OR_RETURN(auto v, bind(*plan, o));
+        plans.push_back(std::move(plan));
+        values.push_back(std::move(v));
+    }
+    std::vector<BatchItem> items;
+    bool has_counter = false;
+    for (size_t i = 0; i < plans.size(); ++i) {
+        const auto* m = &std::get<cql::ModifyPlan>(plans[i]->node);
+        has_counter = has_counter || m->table->is_counter;
+        items.push_back({m, &values[i]});
+    }
+    if (type == BatchType::kLogged && has_counter) {
+        return Status::invalid("Cannot include a counter statement in a logged batch");
+    }
+    const int64_t ts = options.default_timestamp ? *options.default_timestamp : next_timestamp();
+    return run_batch(items, ts, type == BatchType::kCounter);
+}
+
+}  // namespace tessel::query

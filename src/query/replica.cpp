@@ -1,0 +1,87 @@
+#include "query/replica.h"
+
+#include "storage/store.h"
+
+namespace tessel::query {
+namespace {
+
+class LocalStream final : public PartitionStream {
+  public:
+    explicit LocalStream(std::unique_ptr<storage::PartitionReader> r) : r_(std::move(r)) {}
+    const std::string& partition_key() const override { return r_->partition_key(); }
+    const std::optional<storage::Row>& static_row() const override { return r_->static_row(); }
+    bool next(storage::Row* out) override { return r_->next(out); }
+    Status status() const override { return r_->status(); }
+    uint64_t tombstones_scanned() const override { return r_->tombstones_scanned(); }
+
+  private:
+    std::unique_ptr<storage::PartitionReader> r_;
+};
+
+class LocalCursor final : public PartitionCursor {
+  public:
+    explicit LocalCursor(std::unique_ptr<storage::PartitionScanner> s) : s_(std::move(s)) {}
+    bool next() override { return s_->next(); }
+    const std::string& partition_key() const override { return s_->partition_key(); }
+    Result<std::unique_ptr<PartitionStream>> read(const SliceSpec& slice) override {
+        TESSEL_ASSIGN_OR_RETURN(auto r, s_->read(slice));
+        return std::unique_ptr<PartitionStream>(new LocalStream(std::move(r)));
+    }
+    Status status() const override { return s_->status(); }
+
+  private:
+    std::unique_ptr<storage::PartitionScanner> s_;
+};
+
+class LocalReplica final : public Replica {
+  public:
+    explicit LocalReplica(storage::Store* store) : store_(store) {}
+
+    Status apply(const std::string& table_id, const storage::PartitionMutation& m) override {
+        return store_->apply(table_id, m);
+    }
+    Result<std::unique_ptr<PartitionStream>> read(const std::string& table_id,
+                                                  const std::string& partition_key,
+                                                  const SliceSpec& slice,
+                                                  int64_t now_seconds) override {
+        TESSEL_ASSIGN_OR_RETURN(
+            auto r, store_->read_partition(table_id, partition_key, slice, now_seconds));
+        return std::unique_ptr<PartitionStream>(new LocalStream(std::move(r)));
+    }
+    Result<std::unique_ptr<PartitionCursor>> scan(const std::string& table_id,
+                                                  const KeyRange& range,
+                                                  int64_t now_seconds) override {
+        TESSEL_ASSIGN_OR_RETURN(auto s, store_->scan_partitions(table_id, range, now_seconds));
+        return std::unique_ptr<PartitionCursor>(new LocalCursor(std::move(s)));
+    }
+    Status create_table(const std::string& table_id, int32_t gc_grace_seconds) override {
+        storage::TableStorageOptions o;
+        o.gc_grace_seconds = gc_grace_seconds;
+        return store_->create_table(table_id, o);
+    }
+    Status drop_table(const std::string& table_id) override { return store_->drop_table(table_id); }
+    Status truncate_table(const std::string& table_id) override {
+        return store_->truncate_table(table_id);
+    }
+    Status set_gc_grace(const std::string& table_id, int32_t gc_grace_seconds) override {
+        storage::TableStorageOptions o;
+        o.gc_grace_seconds = gc_grace_seconds;
+        return store_->set_table_options(table_id, o);
+    }
+    bool has_table(const std::string& table_id) const override {
+        return store_->has_table(table_id);
+    }
+    Status flush() override { return store_->flush(); }
+    int64_t now_seconds() const override { return store_->now_seconds(); }
+
+  private:
+    storage::Store* store_;
+};
+
+}  // namespace
+
+std::unique_ptr<Replica> make_local_replica(storage::Store* store) {
+    return std::make_unique<LocalReplica>(store);
+}
+
+}  // namespace tessel::query

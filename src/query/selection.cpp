@@ -1,0 +1,309 @@
+#include "query/selection.h"
+
+#include <cmath>
+#include <cstring>
+
+#include "query/term_eval.h"
+#include "types/bytes_util.h"
+#include "types/value.h"
+
+namespace tessel::query {
+namespace {
+
+using SK = cql::SelectorPlan::Kind;
+
+bool is_integer(TypeKind k) {
+    return k == TypeKind::kInt || k == TypeKind::kBigint || k == TypeKind::kSmallint ||
+           k == TypeKind::kTinyint || k == TypeKind::kCounter;
+}
+
+int64_t read_integer(std::string_view b) {
+    if (b.empty()) return 0;
+    int64_t v = static_cast<int8_t>(b[0]);  // sign-extend the first byte
+    for (size_t i = 1; i < b.size(); ++i)
+        v = (v << 8) | static_cast<uint8_t>(b[i]);
+    return v;
+}
+
+std::string write_integer(TypeKind k, int64_t v) {
+    switch (k) {
+        case TypeKind::kTinyint:
+            return bytes::be_bytes(static_cast<uint8_t>(v), 1);
+        case TypeKind::kSmallint:
+            return bytes::be_bytes(static_cast<uint16_t>(v), 2);
+        case TypeKind::kInt:
+            return bytes::i32_bytes(static_cast<int32_t>(v));
+        default:
+            return bytes::i64_bytes(v);
+    }
+}
+
+long double read_floating(TypeKind k, std::string_view b) {
+    if (k == TypeKind::kFloat && b.size() == 4) {
+        uint32_t u = bytes::read_u32(b);
+        float f;
+        std::memcpy(&f, &u, 4);
+        return f;
+    }
+    if (k == TypeKind::kDouble && b.size() == 8) {
+        uint64_t u = bytes::read_u64(b);
+        double d;
+        std::memcpy(&d, &u, 8);
+        return d;
+    }
+    return static_cast<long double>(read_integer(b));
+}
+
+std::string write_floating(TypeKind k, long double v) {
+    if (k == TypeKind::kFloat) {
+        float f = static_cast<float>(v);
+        uint32_t u;
+        std::memcpy(&u, &f, 4);
+        return bytes::be_bytes(u, 4);
+    }
+    double d = static_cast<double>(v);
+    uint64_t u;
+    std::memcpy(&u, &d, 8);
+    return bytes::be_bytes(u, 8);
+}
+
+std::string json_key(const std::string& name) {
+    bool plain = !name.empty();
+    for (char c : name) {
+        if (!(std::islower(static_cast<unsigned char>(c)) ||
+              std::isdigit(static_cast<unsigned char>(c)) || c == '_')) {
+            plain = false;
+        }
+    }
+    std::string inner = plain ? name : "\\\"" + name + "\\\"";
+    return "\"" + inner + "\"";
+}
+
+}  // namespace
+
+Selection::Selection(const cql::SelectPlan& plan, const std::vector<BoundValue>& values,
+                     int64_t now_seconds)
+    : plan_(plan), values_(values), now_(now_seconds), accs_(plan.selectors.size()) {}
+
+Result<std::optional<std::string>> Selection::eval(const cql::SelectorPlan& s, const RowView& v) {
+    const cql::TableInfo& t = *plan_.table;
+    switch (s.kind) {
+        case SK::kColumn:
+            return column_value(t, v, s.column);
+        case SK::kWritetime: {
+            const storage::Cell* c = simple_cell(t, v, s.column);
+            if (!c) return std::optional<std::string>();
+            return std::optional<std::string>(bytes::i64_bytes(c->timestamp));
+        }
+        case SK::kTtl: {
+            const storage::Cell* c = simple_cell(t, v, s.column);
+            if (!c || c->ttl <= 0 || c->expiry <= 0) return std::optional<std::string>();
+            const int64_t left = std::max<int64_t>(0, c->expiry - now_);
+            return std::optional<std::string>(bytes::i32_bytes(static_cast<int32_t>(left)));
+        }
+        case SK::kToken: {
+            if (!v.partition) return std::optional<std::string>();
+            return std::optional<std::string>(bytes::i64_bytes(partition_token(*v.partition)));
+        }
+        case SK::kTerm: {
+            if (!s.term) return std::optional<std::string>();
+            TESSEL_ASSIGN_OR_RETURN(auto tv, evaluate(*s.term, values_));
+            if (!tv.is_value()) return std::optional<std::string>();
+            return std::optional<std::string>(std::move(tv.bytes));
+        }
+        case SK::kCast: {
+            TESSEL_ASSIGN_OR_RETURN(auto a, eval(s.args[0], v));
+            if (!a) return a;
+            return cast_value(*s.args[0].type, *s.type, *a);
+        }
+        case SK::kField: {
+            TESSEL_ASSIGN_OR_RETURN(auto a, eval(s.args[0], v));
+            if (!a) return a;
+            std::string_view in = *a;
+            for (int i = 0; in.size() >= 4; ++i) {
+                const int32_t len = bytes::read_i32(in);
+                in.remove_prefix(4);
+                if (len < 0) {
+                    if (i == s.field_index) return std::optional<std::string>();
+                    continue;
+                }
+                if (in.size() < static_cast<size_t>(len)) break;
+                if (i == s.field_index)
+                    return std::optional<std::string>(std::string(in.substr(0, len)));
+                in.remove_prefix(len);
+            }
+            return std::optional<std::string>();
+        }
+        case SK::kFunction: {
+            if (!s.function) {  // toJson
+                TESSEL_ASSIGN_OR_RETURN(auto a, eval(s.args[0], v));
+                if (!a) return std::optional<std::string>("null");
+                return std::optional<std::string>(value_to_json(*s.args[0].type, *a));
+            }
+            std::vector<cql::OptValue> args;
+            for (const auto& a : s.args) {
+                TESSEL_ASSIGN_OR_RETURN(auto x, eval(a, v));
+                args.push_back(std::move(x));
+            }
+            return s.function->call(*s.function, args);
+        }
+        default:
+            return std::optional<std::string>();  // aggregates are not evaluated per row
+    }
+}
+
+Result<OutRow> Selection::to_json(OutRow row) const {
+    std::string json = "{";
+    for (size_t i = 0; i < plan_.selectors.size(); ++i) {
+        if (i) json += ", ";
+        json += json_key(plan_.selectors[i].name) + ": ";
+        json += row[i] ? value_to_json(*plan_.selectors[i].type, *row[i]) : "null";
+    }
+    json += "}";
+    return OutRow{std::optional<std::string>(std::move(json))};
+}
+
+Result<OutRow> Selection::project(const RowView& view) {
+    OutRow out;
+    out.reserve(plan_.selectors.size());
+    for (const auto& s : plan_.selectors) {
+        TESSEL_ASSIGN_OR_RETURN(auto v, eval(s, view));
+        out.push_back(std::move(v));
+    }
+    if (plan_.json) return to_json(std::move(out));
+    return out;
+}
+
+std::vector<std::string> Selection::group_key(const RowView& v) const {
+    std::vector<std::string> key;
+    const int pk = v.partition ? static_cast<int>(v.partition->size()) : 0;
+    for (int i = 0; i < plan_.group_by_columns; ++i) {
+        if (i < pk) {
+            key.push_back((*v.partition)[i]);
+        } else if (v.clustering && static_cast<size_t>(i - pk) < v.clustering->size()) {
+            key.push_back((*v.clustering)[i - pk]);
+        } else {
+            key.emplace_back();
+        }
+    }
+    return key;
+}
+
+bool Selection::starts_new_group(const RowView& v) const {
+    return group_rows_ > 0 && plan_.group_by_columns > 0 && group_key(v) != current_group_;
+}
+
+Status Selection::accumulate(const cql::SelectorPlan& s, Acc* acc, const RowView& v) {
+    if (s.kind == SK::kCount) {
+        if (s.args.empty()) {
+            ++acc->count;
+            return Status::ok();
+        }
+        TESSEL_ASSIGN_OR_RETURN(auto x, eval(s.args[0], v));
+        if (x) ++acc->count;
+        return Status::ok();
+    }
+    TESSEL_ASSIGN_OR_RETURN(auto x, eval(s.args[0], v));
+    if (!x || x->empty()) return Status::ok();
+    const CqlType& at = *s.args[0].type;
+    ++acc->count;
+    if (s.kind == SK::kMin || s.kind == SK::kMax) {
+        if (!acc->best) {
+            acc->best = *x;
+        } else {
+            const int c = compare_values(at, *x, *acc->best);
+            if ((s.kind == SK::kMin && c < 0) || (s.kind == SK::kMax && c > 0)) acc->best = *x;
+        }
+        return Status::ok();
+    }
+    if (is_integer(at.kind)) {
+        acc->isum += read_integer(*x);
+        acc->sum += static_cast<long double>(read_integer(*x));
+    } else if (at.kind == TypeKind::kFloat || at.kind == TypeKind::kDouble) {
+        acc->floating = true;
+        acc->sum += read_floating(at.kind, *x);
+    } else {
+        return Status::invalid("Aggregation on " + at.cql_name() + " values is not supported");
+    }
+    return Status::ok();
+}
+
+std::optional<std::string> Selection::finish(const cql::SelectorPlan& s, const Acc& acc) const {
+    if (s.kind == SK::kCount) return bytes::i64_bytes(acc.count);
+    if (s.kind == SK::kMin || s.kind == SK::kMax) return acc.best;
+    const TypeKind k = s.type->kind;
+    if (s.kind == SK::kSum) {
+        if (acc.floating) return write_floating(k, acc.sum);
+        return write_integer(k, acc.isum);
+    }
+    // AVG: integer types divide in integers, as Cassandra's avg does.
+    if (acc.count == 0) return acc.floating ? write_floating(k, 0) : write_integer(k, 0);
+    if (acc.floating) return write_floating(k, acc.sum / acc.count);
+    return write_integer(k, static_cast<int64_t>(acc.sum / acc.count));
+}
+
+Status Selection::add(const RowView& view) {
+    if (group_rows_ == 0) {
+        current_group_ = group_key(view);
+        first_row_.assign(plan_.selectors.size(), std::nullopt);
+        for (size_t i = 0; i < plan_.selectors.size(); ++i) {
+            if (!plan_.selectors[i].is_aggregate()) {
+                TESSEL_ASSIGN_OR_RETURN(first_row_[i], eval(plan_.selectors[i], view));
+            }
+        }
+    }
+    ++group_rows_;
+    for (size_t i = 0; i < plan_.selectors.size(); ++i) {
+        if (plan_.selectors[i].is_aggregate()) {
+            TESSEL_RETURN_IF_ERROR(accumulate(plan_.selectors[i], &accs_[i], view));
+        }
+    }
+    return Status::ok();
+}
+
+Result<OutRow> Selection::flush() {
+    OutRow out(plan_.selectors.size());
+    for (size_t i = 0; i < plan_.selectors.size(); ++i) {
+        const auto& s = plan_.selectors[i];
+        out[i] = s.is_aggregate() ? finish(s, accs_[i])
+                                  : (i < first_row_.size() ? first_row_[i] : std::nullopt);
+    }
+    accs_.assign(plan_.selectors.size(), Acc{});
+    first_row_.clear();
+    group_rows_ = 0;
+    if (plan_.json) return to_json(std::move(out));
+    return out;
+}
+
+Result<std::optional<std::string>> cast_value(const CqlType& from, const CqlType& to,
+                                              const std::string& value) {
+    if (value.empty()) return std::optional<std::string>();
+    if (from.equals(to)) return std::optional<std::string>(value);
+    if (to.kind == TypeKind::kVarchar || to.kind == TypeKind::kAscii) {
+        return std::optional<std::string>(format_value(from, value));
+    }
+    const bool from_num =
+        is_integer(from.kind) || from.kind == TypeKind::kFloat || from.kind == TypeKind::kDouble;
+    if (from_num && is_integer(to.kind)) {
+        const int64_t v = is_integer(from.kind)
+                              ? read_integer(value)
+                              : static_cast<int64_t>(std::trunc(read_floating(from.kind, value)));
+        return std::optional<std::string>(write_integer(to.kind, v));
+    }
+    if (from_num && (to.kind == TypeKind::kFloat || to.kind == TypeKind::kDouble)) {
+        const long double v = is_integer(from.kind) ? static_cast<long double>(read_integer(value))
+                                                    : read_floating(from.kind, value);
+        return std::optional<std::string>(write_floating(to.kind, v));
+    }
+    // Everything else goes through the literal form (varint, decimal, dates...).
+    Literal lit = Literal::scalar(Literal::Kind::kString, format_value(from, value));
+    if (from_num) lit.kind = Literal::Kind::kInteger;
+    auto r = value_from_literal(to, lit);
+    if (!r.is_ok()) {
+        return Status::invalid("Cannot cast value of type " + from.cql_name() + " to type " +
+                               to.cql_name());
+    }
+    return std::optional<std::string>(std::move(r).value());
+}
+
+}  // namespace tessel::query
