@@ -1,8 +1,10 @@
-# tessel_module(NAME DEPS ...): a static library tessel_NAME from src/NAME/*.cpp.
+# tessel_module(NAME DEPS ... [TEST_DEPS ...]): a static library tessel_NAME from
+# src/NAME/*.cpp; TEST_DEPS are linked only into its unit test binary.
 # A module with no sources yet is an INTERFACE library so dependants still link.
 set(TESSEL_MODULES "")
 function(tessel_module name)
-  cmake_parse_arguments(M "" "" "DEPS" ${ARGN})
+  cmake_parse_arguments(M "" "" "DEPS;TEST_DEPS" ${ARGN})
+  set(TESSEL_TEST_DEPS_${name} ${M_TEST_DEPS} PARENT_SCOPE)
   file(GLOB_RECURSE srcs CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/src/${name}/*.cpp)
   if(srcs)
     add_library(tessel_${name} STATIC ${srcs})
@@ -24,7 +26,8 @@ function(tessel_unit_tests)
     if(tsrcs)
       add_executable(unit_${name} ${tsrcs})
       target_include_directories(unit_${name} PRIVATE ${PROJECT_SOURCE_DIR}/tests/unit)
-      target_link_libraries(unit_${name} PRIVATE tessel_${name} GTest::gtest GTest::gtest_main)
+      target_link_libraries(unit_${name} PRIVATE tessel_${name} ${TESSEL_TEST_DEPS_${name}}
+                            GTest::gtest GTest::gtest_main)
       add_test(NAME unit_${name} COMMAND unit_${name} --gtest_brief=1)
       set_tests_properties(unit_${name} PROPERTIES LABELS unit)
     endif()

@@ -9,8 +9,8 @@
 
 #include "query/virtual_table.h"
 
-namespace tessel::schema {
-class Catalog;
+namespace tessel {
+class Catalog;  // schema/catalog.h
 }
 
 namespace tessel::system {
@@ -29,6 +29,6 @@ struct NodeInfo {
 // catalog on every rows() call, so they always show the current schema.
 // `catalog` must outlive the returned tables.
 std::vector<std::unique_ptr<query::VirtualTable>> make_system_tables(const NodeInfo& node,
-                                                                     const schema::Catalog& catalog);
+                                                                     const Catalog& catalog);
 
 }  // namespace tessel::system

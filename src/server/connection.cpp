@@ -1,0 +1,154 @@
+#include "server/connection.h"
+
+#include <spdlog/spdlog.h>
+
+#include <atomic>
+
+namespace tessel::server {
+namespace {
+std::atomic<uint64_t> next_connection_id{1};
+}
+
+Connection::Connection(asio::ip::tcp::socket socket, Database& db, size_t max_frame_bytes,
+                       Hooks hooks)
+    : socket_(std::move(socket)),
+      handler_(db, max_frame_bytes),
+      parser_(max_frame_bytes),
+      hooks_(std::move(hooks)),
+      id_(next_connection_id.fetch_add(1)) {}
+
+Connection::~Connection() = default;
+
+void Connection::start() {
+    asio::post(socket_.get_executor(), [self = shared_from_this()] {
+        asio::error_code ignored;
+        self->socket_.set_option(asio::ip::tcp::no_delay(true), ignored);
+        self->do_read();
+    });
+}
+
+void Connection::post_schema_event(const SchemaChange& change) {
+    asio::post(socket_.get_executor(), [self = shared_from_this(), change] {
+        if (self->closed_ || self->closing_) return;
+        self->queue_output(self->handler_.encode_schema_event(change));
+    });
+}
+
+void Connection::post_close() {
+    asio::post(socket_.get_executor(), [self = shared_from_this()] { self->close_now(); });
+}
+
+void Connection::do_read() {
+    if (closed_ || closing_ || reading_) return;
+    if (pending_.size() + in_flight_.size() > kMaxPendingOutput) {
+        read_paused_ = true;
+        return;
+    }
+    reading_ = true;
+    socket_.async_read_some(asio::buffer(read_buf_),
+                            [self = shared_from_this()](const asio::error_code& ec, size_t n) {
+                                self->on_read(ec, n);
+                            });
+}
+
+void Connection::on_read(const asio::error_code& ec, size_t n) {
+    reading_ = false;
+    if (ec) {
+        close_now();
+        return;
+    }
+    std::string_view bytes(read_buf_.data(), n);
+    if (!first_checked_ && reject_bad_first_header(bytes)) return;
+    parser_.append(bytes);
+    process_frames();
+    do_read();
+}
+
+bool Connection::reject_bad_first_header(std::string_view bytes) {
+    size_t need = protocol::kHeaderSize - first_header_.size();
+    first_header_.append(bytes.substr(0, need));
+    if (first_header_.size() < protocol::kHeaderSize) return false;
+    first_checked_ = true;
+    protocol::FrameHeader h = protocol::decode_header(first_header_);
+    if (protocol::check_request_version(h).is_ok()) return false;
+    protocol::Frame frame;
+    frame.header = h;
+    std::string out;
+    handler_.handle_frame(frame, &out);  // answers with the version error
+    closing_ = true;
+    queue_output(std::move(out));
+    return true;
+}
+
+void Connection::process_frames() {
+    std::string out;
+    while (!closing_) {
+        auto next = parser_.next();
+        RequestHandler::Outcome outcome;
+        if (!next.is_ok()) {
+            outcome = handler_.handle_parse_error(next.status(), parser_.failed_header(), &out);
+        } else if (!next->has_value()) {
+            break;
+        } else {
+            outcome = handler_.handle_frame(**next, &out);
+        }
+        if (outcome.registered_schema_events && hooks_.on_register) {
+            hooks_.on_register(shared_from_this());
+        }
+        if (outcome.close) closing_ = true;
+    }
+    if (!out.empty()) queue_output(std::move(out));
+    if (closing_ && !writing_) close_now();
+}
+
+void Connection::queue_output(std::string&& bytes) {
+    if (closed_) return;
+    if (pending_.empty()) {
+        pending_ = std::move(bytes);
+    } else {
+        pending_.append(bytes);
+    }
+    if (!writing_) do_write();
+}
+
+void Connection::do_write() {
+    if (pending_.empty() || closed_) return;
+    writing_ = true;
+    in_flight_.swap(pending_);
+    pending_.clear();
+    asio::async_write(
+        socket_, asio::buffer(in_flight_),
+        [self = shared_from_this()](const asio::error_code& ec, size_t) { self->on_write(ec); });
+}
+
+void Connection::on_write(const asio::error_code& ec) {
+    writing_ = false;
+    in_flight_.clear();
+    if (ec) {
+        close_now();
+        return;
+    }
+    if (!pending_.empty()) {
+        do_write();
+        return;
+    }
+    if (closing_) {
+        close_now();
+        return;
+    }
+    if (read_paused_) {
+        read_paused_ = false;
+        do_read();
+    }
+}
+
+void Connection::close_now() {
+    if (closed_) return;
+    closed_ = true;
+    asio::error_code ignored;
+    socket_.shutdown(asio::ip::tcp::socket::shutdown_both, ignored);
+    socket_.close(ignored);
+    if (hooks_.on_close) hooks_.on_close(this);
+}
+
+}  // namespace tessel::server

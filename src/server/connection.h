@@ -1,0 +1,76 @@
+// Connection: one client socket on one event loop.
+//
+// Reads whatever the socket delivers into a FrameParser, runs every complete
+// frame through the RequestHandler to completion, and queues the responses.
+// Responses produced while a write is in flight are coalesced into the next
+// write, so a pipelining client gets few large writes. Reading pauses while
+// more than kMaxPendingOutput bytes wait to be written (a client that sends
+// but does not read cannot grow server memory without bound).
+#pragma once
+
+#include <asio.hpp>
+
+#include <array>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "protocol/frame.h"
+#include "server/request_handler.h"
+
+namespace tessel::server {
+
+class Connection : public std::enable_shared_from_this<Connection> {
+  public:
+    // Called on the connection's loop when the client registers for schema
+    // events, and when the connection closes (so the server can forget it).
+    struct Hooks {
+        std::function<void(const std::shared_ptr<Connection>&)> on_register;
+        std::function<void(const Connection*)> on_close;
+    };
+
+    Connection(asio::ip::tcp::socket socket, Database& db, size_t max_frame_bytes, Hooks hooks);
+    ~Connection();
+
+    // Starts reading. Call once, right after construction (any thread).
+    void start();
+    // Thread-safe: queues a SCHEMA_CHANGE event on the connection's loop.
+    void post_schema_event(const SchemaChange& change);
+    // Thread-safe: closes the socket on the connection's loop.
+    void post_close();
+
+    uint64_t id() const { return id_; }
+
+  private:
+    static constexpr size_t kReadChunk = 64 * 1024;
+    static constexpr size_t kMaxPendingOutput = 16 * 1024 * 1024;
+
+    void do_read();
+    void on_read(const asio::error_code& ec, size_t n);
+    // Answers a first frame of an unsupported version as soon as its header is
+    // here, without waiting for a body a foreign protocol may never send.
+    bool reject_bad_first_header(std::string_view bytes);
+    void process_frames();
+    void queue_output(std::string&& bytes);
+    void do_write();
+    void on_write(const asio::error_code& ec);
+    void close_now();
+
+    asio::ip::tcp::socket socket_;
+    RequestHandler handler_;
+    protocol::FrameParser parser_;
+    Hooks hooks_;
+    uint64_t id_;
+    std::array<char, kReadChunk> read_buf_;
+    std::string first_header_;  // the first frame's header bytes, until complete
+    bool first_checked_ = false;
+    std::string pending_;    // queued, not yet handed to the socket
+    std::string in_flight_;  // being written
+    bool writing_ = false;
+    bool reading_ = false;
+    bool read_paused_ = false;
+    bool closing_ = false;  // close once the queued output is written
+    bool closed_ = false;
+};
+
+}  // namespace tessel::server

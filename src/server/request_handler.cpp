@@ -1,0 +1,378 @@
+#include "server/request_handler.h"
+
+#include <spdlog/spdlog.h>
+
+#include <exception>
+
+namespace tessel::server {
+namespace {
+
+constexpr const char* kCqlVersion = "3.4.4";
+
+template <class... Ts>
+struct Overloaded : Ts... {
+    using Ts::operator()...;
+};
+template <class... Ts>
+Overloaded(Ts...) -> Overloaded<Ts...>;
+
+protocol::ErrorResponse protocol_error(std::string message) {
+    return error_response(Status::protocol(std::move(message)), 0);
+}
+
+std::string_view request_name(const protocol::Request& request) {
+    return protocol::opcode_name(protocol::request_opcode(request));
+}
+
+std::vector<protocol::ColumnSpec> to_wire_columns(const std::vector<ColumnSpec>& columns) {
+    std::vector<protocol::ColumnSpec> out;
+    out.reserve(columns.size());
+    for (const auto& c : columns)
+        out.push_back({c.keyspace, c.table, c.name, c.type});
+    return out;
+}
+
+tessel::BoundValue to_bound_value(const protocol::BoundValue& v) {
+    switch (v.kind) {
+        case protocol::BoundValue::Kind::kBytes:
+            return tessel::BoundValue::value(v.bytes);
+        case protocol::BoundValue::Kind::kUnset:
+            return tessel::BoundValue::unset();
+        case protocol::BoundValue::Kind::kNull:
+            break;
+    }
+    return tessel::BoundValue::null();
+}
+
+QueryOptions to_query_options(const protocol::QueryParameters& p) {
+    QueryOptions o;
+    o.values.reserve(p.values.size());
+    for (size_t i = 0; i < p.values.size(); ++i) {
+        tessel::BoundValue v = to_bound_value(p.values[i]);
+        if (i < p.value_names.size()) v.name = p.value_names[i];
+        o.values.push_back(std::move(v));
+    }
+    o.named_values = !p.value_names.empty();
+    o.page_size = p.page_size.value_or(-1);
+    if (p.paging_state) o.paging_state = *p.paging_state;
+    o.default_timestamp = p.default_timestamp;
+    o.consistency = p.consistency;
+    o.serial_consistency = p.serial_consistency;
+    return o;
+}
+
+// CQL_VERSION must be 3.x[.y]: the only CQL major version this server speaks.
+bool acceptable_cql_version(const std::string& v) {
+    if (v.size() < 3 || v[0] != '3' || v[1] != '.') return false;
+    for (char c : v.substr(2)) {
+        if (!(c == '.' || (c >= '0' && c <= '9'))) return false;
+    }
+    return true;
+}
+
+}  // namespace
+
+protocol::ErrorResponse error_response(const Status& status, uint16_t consistency) {
+    protocol::ErrorResponse e = protocol::ErrorResponse::from_status(status);
+    e.consistency = consistency;
+    switch (e.code) {
+        case ErrorCode::kUnavailable:
+            e.required = 1;
+            e.alive = 0;
+            break;
+        case ErrorCode::kWriteTimeout:
+        case ErrorCode::kWriteFailure:
+        case ErrorCode::kReadTimeout:
+        case ErrorCode::kReadFailure:
+            e.block_for = 1;
+            e.num_failures =
+                e.code == ErrorCode::kWriteFailure || e.code == ErrorCode::kReadFailure;
+            if (!status.detail1.empty()) e.write_type = status.detail1;
+            break;
+        case ErrorCode::kFunctionFailure:
+            e.keyspace = status.detail1;
+            e.function = status.detail2;
+            break;
+        default:
+            break;
+    }
+    return e;
+}
+
+RequestHandler::RequestHandler(Database& db, size_t max_frame_bytes)
+    : db_(db), max_frame_bytes_(max_frame_bytes) {}
+
+RequestHandler::~RequestHandler() = default;
+
+RequestHandler::Outcome RequestHandler::handle_parse_error(
+    const Status& error, const std::optional<protocol::FrameHeader>& header, std::string* out) {
+    Outcome outcome;
+    outcome.close = true;
+    protocol::FrameHeader h;
+    if (header) {
+        h = *header;
+    } else {
+        h.version = version_ ? version_ : protocol::kMaxSupportedVersion;
+    }
+    out->append(protocol::encode_early_error_frame(h, error));
+    return outcome;
+}
+
+RequestHandler::Outcome RequestHandler::handle_frame(const protocol::Frame& frame,
+                                                     std::string* out) {
+    Outcome outcome;
+    const protocol::FrameHeader& h = frame.header;
+    // The version is checked on every frame before anything else is read,
+    // as drivers negotiate down from the answer (reference §1.4).
+    if (Status st = protocol::check_request_version(h); !st.is_ok()) {
+        out->append(protocol::encode_early_error_frame(h, st));
+        outcome.close = true;
+        return outcome;
+    }
+    if (version_ == 0) {
+        version_ = h.protocol_version();
+    } else if (h.protocol_version() != version_) {
+        Status st = Status::protocol(
+            "Invalid message version. Got " + std::to_string(h.protocol_version()) +
+            " but previous messages on this connection had version " + std::to_string(version_));
+        out->append(protocol::encode_early_error_frame(h, st));
+        outcome.close = true;
+        return outcome;
+    }
+    auto opcode = protocol::opcode_from_byte(h.opcode);
+    if (!opcode.is_ok()) {
+        append_response(h.stream, error_response(opcode.status(), 0), {}, out);
+        return outcome;
+    }
+    std::string_view body = frame.body;
+    std::string decompressed;
+    if (h.flags & protocol::kFlagCompression) {
+        if (compression_ == protocol::Compression::kNone) {
+            append_response(h.stream,
+                            protocol_error("Received a compressed frame but no compression "
+                                           "was negotiated in STARTUP"),
+                            {}, out);
+            return outcome;
+        }
+        auto d = protocol::decompress_body(compression_, body, max_frame_bytes_);
+        if (!d.is_ok()) {
+            append_response(h.stream, error_response(d.status(), 0), {}, out);
+            return outcome;
+        }
+        decompressed = std::move(d).value();
+        body = decompressed;
+    }
+    auto request = protocol::decode_request(version_, *opcode, h.flags, body);
+    if (!request.is_ok()) {
+        append_response(h.stream, error_response(request.status(), 0), {}, out);
+        return outcome;
+    }
+    std::vector<std::string> warnings;
+    Response response;
+    try {
+        response = dispatch(*request, &outcome, &warnings);
+    } catch (const std::exception& e) {
+        // The engine reports failures as Status; this only guards the connection
+        // (and the loop) against a defect below.
+        spdlog::error("request {} failed: {}", request_name(*request), e.what());
+        response = error_response(Status::server(std::string("Internal error: ") + e.what()), 0);
+        warnings.clear();
+    }
+    append_response(h.stream, response, warnings, out);
+    return outcome;
+}
+
+RequestHandler::Response RequestHandler::dispatch(const protocol::Request& request,
+                                                  Outcome* outcome,
+                                                  std::vector<std::string>* warnings) {
+    if (std::holds_alternative<protocol::OptionsRequest>(request)) {
+        protocol::SupportedResponse s;
+        s.options["CQL_VERSION"] = {kCqlVersion};
+        s.options["COMPRESSION"] = {"lz4", "snappy"};
+        s.options["PROTOCOL_VERSIONS"] = {"3/v3", "4/v4"};
+        return s;
+    }
+    if (auto* startup = std::get_if<protocol::StartupRequest>(&request)) {
+        return handle_startup(*startup);
+    }
+    if (!started_) {
+        return protocol_error("Unexpected message " + std::string(request_name(request)) +
+                              ", expecting STARTUP or OPTIONS");
+    }
+    return std::visit(
+        Overloaded{
+            [&](const protocol::RegisterRequest& r) -> Response {
+                return handle_register(r, outcome);
+            },
+            [&](const protocol::QueryRequest& q) -> Response { return handle_query(q, warnings); },
+            [&](const protocol::PrepareRequest& p) -> Response { return handle_prepare(p); },
+            [&](const protocol::ExecuteRequest& e) -> Response {
+                return handle_execute(e, warnings);
+            },
+            [&](const protocol::BatchRequest& b) -> Response { return handle_batch(b, warnings); },
+            [&](const auto&) -> Response {
+                return protocol_error("Unexpected message " + std::string(request_name(request)));
+            }},
+        request);
+}
+
+RequestHandler::Response RequestHandler::handle_startup(const protocol::StartupRequest& startup) {
+    if (started_) {
+        return protocol_error("Unexpected message STARTUP, the connection is already started");
+    }
+    auto cql = startup.options.find("CQL_VERSION");
+    if (cql == startup.options.end()) {
+        return protocol_error("Missing value CQL_VERSION in STARTUP message");
+    }
+    if (!acceptable_cql_version(cql->second)) {
+        return protocol_error("Invalid or unsupported CQL version: " + cql->second +
+                              " (this server supports " + kCqlVersion + ")");
+    }
+    protocol::Compression compression = protocol::Compression::kNone;
+    if (auto c = startup.options.find("COMPRESSION"); c != startup.options.end()) {
+        auto algo = protocol::compression_from_name(c->second);
+        if (!algo) return protocol_error("Unknown compression algorithm: " + c->second);
+        compression = *algo;
+    }
+    session_ = db_.new_session();
+    if (!session_) return error_response(Status::server("Could not open a session"), 0);
+    compression_ = compression;
+    started_ = true;
+    return protocol::ReadyResponse{};
+}
+
+RequestHandler::Response RequestHandler::handle_register(const protocol::RegisterRequest& reg,
+                                                         Outcome* outcome) {
+    bool schema = false;
+    for (const auto& type : reg.event_types) {
+        if (type == "SCHEMA_CHANGE") {
+            schema = true;
+        } else if (type != "TOPOLOGY_CHANGE" && type != "STATUS_CHANGE") {
+            return protocol_error("Invalid value '" + type + "' for Type");
+        }
+    }
+    if (schema && !schema_events_) {
+        schema_events_ = true;
+        outcome->registered_schema_events = true;
+    }
+    return protocol::ReadyResponse{};
+}
+
+RequestHandler::Response RequestHandler::result_response(Result<ResultSet> result,
+                                                         uint16_t consistency,
+                                                         std::vector<std::string>* warnings) {
+    if (!result.is_ok()) return error_response(result.status(), consistency);
+    ResultSet& rs = result.value();
+    *warnings = std::move(rs.warnings);
+    switch (rs.kind) {
+        case ResultSet::Kind::kVoid:
+            return protocol::VoidResult{};
+        case ResultSet::Kind::kSetKeyspace:
+            return protocol::SetKeyspaceResult{rs.keyspace};
+        case ResultSet::Kind::kSchemaChange: {
+            const SchemaChange& c = rs.schema_change;
+            return protocol::SchemaChangeResult{
+                {c.change_type, c.target, c.keyspace, c.name, c.argument_types}};
+        }
+        case ResultSet::Kind::kRows:
+            break;
+    }
+    // Rows always carry full metadata (even with Skip_metadata): both drivers
+    // accept it, and NJ cannot read the No_metadata form.
+    protocol::RowsResult rows;
+    rows.metadata.columns = to_wire_columns(rs.columns);
+    if (!rs.paging_state.empty()) rows.metadata.paging_state = std::move(rs.paging_state);
+    rows.rows = std::move(rs.rows);
+    return rows;
+}
+
+RequestHandler::Response RequestHandler::handle_query(const protocol::QueryRequest& query,
+                                                      std::vector<std::string>* warnings) {
+    return result_response(session_->execute(query.query, to_query_options(query.params)),
+                           query.params.consistency, warnings);
+}
+
+RequestHandler::Response RequestHandler::handle_prepare(const protocol::PrepareRequest& prepare) {
+    auto prepared = session_->prepare(prepare.query);
+    if (!prepared.is_ok()) return error_response(prepared.status(), 0);
+    protocol::PreparedResult r;
+    r.id = prepared->id;
+    r.pk_indexes = prepared->partition_key_indexes;
+    r.bind_columns = to_wire_columns(prepared->bind_columns);
+    r.result_metadata.columns = to_wire_columns(prepared->result_columns);
+    r.result_metadata.no_metadata = prepared->result_columns.empty();
+    return r;
+}
+
+RequestHandler::Response RequestHandler::handle_execute(const protocol::ExecuteRequest& execute,
+                                                        std::vector<std::string>* warnings) {
+    auto result = session_->execute_prepared(execute.id, to_query_options(execute.params));
+    if (!result.is_ok() && result.status().code() == ErrorCode::kUnprepared) {
+        // Drivers match the echoed id against the one they sent.
+        Status st = result.status();
+        st.detail1 = execute.id;
+        return error_response(st, execute.params.consistency);
+    }
+    return result_response(std::move(result), execute.params.consistency, warnings);
+}
+
+RequestHandler::Response RequestHandler::handle_batch(const protocol::BatchRequest& batch,
+                                                      std::vector<std::string>* warnings) {
+    std::vector<BatchEntry> entries;
+    entries.reserve(batch.statements.size());
+    for (const auto& s : batch.statements) {
+        BatchEntry e;
+        (s.is_prepared ? e.prepared_id : e.query) = s.query_or_id;
+        e.values.reserve(s.values.size());
+        for (const auto& v : s.values)
+            e.values.push_back(to_bound_value(v));
+        entries.push_back(std::move(e));
+    }
+    QueryOptions options;
+    options.consistency = batch.consistency;
+    options.serial_consistency = batch.serial_consistency;
+    options.default_timestamp = batch.default_timestamp;
+    auto type = static_cast<tessel::BatchType>(static_cast<uint8_t>(batch.type));
+    auto result = session_->execute_batch(type, entries, options);
+    if (!result.is_ok() && result.status().code() == ErrorCode::kUnprepared &&
+        result.status().detail1.empty()) {
+        return error_response(Status::invalid(result.status().message()), batch.consistency);
+    }
+    return result_response(std::move(result), batch.consistency, warnings);
+}
+
+void RequestHandler::append_response(int16_t stream, const Response& response,
+                                     const std::vector<std::string>& warnings,
+                                     std::string* out) const {
+    uint8_t version = version_ ? version_ : protocol::kMaxSupportedVersion;
+    // The warnings flag exists from v4 on.
+    static const std::vector<std::string> kNone;
+    const auto& w = version >= 4 ? warnings : kNone;
+    std::string frame = protocol::encode_response_frame(version, stream, response, w);
+    if (compression_ == protocol::Compression::kNone) {
+        out->append(frame);
+        return;
+    }
+    auto compressed = protocol::compress_body(
+        compression_, std::string_view(frame).substr(protocol::kHeaderSize));
+    if (!compressed.is_ok()) {
+        // Sending it uncompressed is legal: the flag tells the client.
+        out->append(frame);
+        return;
+    }
+    protocol::FrameHeader h = protocol::decode_header(frame);
+    h.flags |= protocol::kFlagCompression;
+    h.length = static_cast<uint32_t>(compressed->size());
+    protocol::append_header(h, out);
+    out->append(*compressed);
+}
+
+std::string RequestHandler::encode_schema_event(const SchemaChange& change) const {
+    protocol::SchemaChangeEvent event{
+        {change.change_type, change.target, change.keyspace, change.name, change.argument_types}};
+    std::string out;
+    append_response(protocol::kEventStreamId, event, {}, &out);
+    return out;
+}
+
+}  // namespace tessel::server

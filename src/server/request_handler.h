@@ -1,0 +1,83 @@
+// RequestHandler: the protocol state of one client connection and the
+// mapping of its requests onto the embedded API (one Session per connection).
+//
+// It is transport-free: it takes complete frames and appends complete
+// response frames to a buffer, so the whole protocol behaviour (handshake,
+// version checks, compression, error frames, result encoding) can be tested
+// without sockets. Not thread-safe: a connection drives it from its loop.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "protocol/compression.h"
+#include "protocol/frame.h"
+#include "protocol/requests.h"
+#include "protocol/responses.h"
+#include "tessel/database.h"
+
+namespace tessel::server {
+
+class RequestHandler {
+  public:
+    // `db` must outlive the handler.
+    RequestHandler(Database& db, size_t max_frame_bytes);
+    ~RequestHandler();
+
+    struct Outcome {
+        // The connection must be closed once the appended frames are written
+        // (version errors, oversized frames: the stream cannot be trusted).
+        bool close = false;
+        // The request just registered this connection for SCHEMA_CHANGE events.
+        bool registered_schema_events = false;
+    };
+
+    // Handles one frame from the parser, appending the response frame(s).
+    Outcome handle_frame(const protocol::Frame& frame, std::string* out);
+
+    // The parser refused a frame (oversized, or a version it cannot frame):
+    // appends the ERROR for it and asks for the connection to close.
+    Outcome handle_parse_error(const Status& error,
+                               const std::optional<protocol::FrameHeader>& header,
+                               std::string* out);
+
+    // An EVENT frame (stream -1) for a schema change, in this connection's
+    // version and compression.
+    std::string encode_schema_event(const SchemaChange& change) const;
+
+    bool registered_for_schema_events() const { return schema_events_; }
+
+  private:
+    using Response = protocol::Response;
+
+    Response dispatch(const protocol::Request& request, Outcome* outcome,
+                      std::vector<std::string>* warnings);
+    Response handle_startup(const protocol::StartupRequest& startup);
+    Response handle_register(const protocol::RegisterRequest& reg, Outcome* outcome);
+    Response handle_query(const protocol::QueryRequest& query, std::vector<std::string>* warnings);
+    Response handle_prepare(const protocol::PrepareRequest& prepare);
+    Response handle_execute(const protocol::ExecuteRequest& execute,
+                            std::vector<std::string>* warnings);
+    Response handle_batch(const protocol::BatchRequest& batch, std::vector<std::string>* warnings);
+    Response result_response(Result<ResultSet> result, uint16_t consistency,
+                             std::vector<std::string>* warnings);
+
+    // Encodes (and compresses when negotiated) one response frame.
+    void append_response(int16_t stream, const Response& response,
+                         const std::vector<std::string>& warnings, std::string* out) const;
+
+    Database& db_;
+    size_t max_frame_bytes_;
+    std::unique_ptr<Session> session_;  // created by STARTUP
+    uint8_t version_ = 0;               // fixed by the first valid frame
+    bool started_ = false;
+    bool schema_events_ = false;
+    protocol::Compression compression_ = protocol::Compression::kNone;
+};
+
+// A Status as an ERROR response, with the extra fields its code needs
+// (consistency of the request for Unavailable and the timeouts).
+protocol::ErrorResponse error_response(const Status& status, uint16_t consistency);
+
+}  // namespace tessel::server

@@ -1,0 +1,130 @@
+#include "server/server.h"
+
+#include <spdlog/spdlog.h>
+
+#include <chrono>
+#include <thread>
+#include <vector>
+
+#include "server/connection.h"
+
+namespace tessel::server {
+
+Server::Server(ServerConfig config, Database& db) : config_(std::move(config)), db_(db) {}
+
+Server::~Server() {
+    stop();
+}
+
+Status Server::start() {
+    if (started_) return Status::server("server already started");
+    int n = config_.smp > 0 ? config_.smp : static_cast<int>(std::thread::hardware_concurrency());
+    if (n < 1) n = 1;
+    loops_ = std::make_unique<EventLoops>(n);
+
+    asio::error_code ec;
+    asio::ip::address address = asio::ip::make_address(config_.listen_address, ec);
+    if (ec) return Status::config("invalid listen address '" + config_.listen_address + "'");
+    asio::ip::tcp::endpoint endpoint(address, static_cast<uint16_t>(config_.port));
+    acceptor_ = std::make_unique<asio::ip::tcp::acceptor>(loops_->loop(0));
+    acceptor_->open(endpoint.protocol(), ec);
+    if (!ec) acceptor_->set_option(asio::ip::tcp::acceptor::reuse_address(true), ec);
+    if (!ec) acceptor_->bind(endpoint, ec);
+    if (!ec) acceptor_->listen(asio::socket_base::max_listen_connections, ec);
+    if (ec) {
+        return Status::config("cannot listen on " + config_.listen_address + ":" +
+                              std::to_string(config_.port) + ": " + ec.message());
+    }
+    port_ = acceptor_->local_endpoint().port();
+
+    subscription_ =
+        db_.subscribe_schema_changes([this](const SchemaChange& c) { on_schema_change(c); });
+    started_ = true;
+    do_accept();
+    loops_->start();
+    return Status::ok();
+}
+
+void Server::do_accept() {
+    acceptor_->async_accept(
+        loops_->next(), [this](const asio::error_code& ec, asio::ip::tcp::socket socket) {
+            if (ec) {
+                if (ec == asio::error::operation_aborted || !acceptor_->is_open()) return;
+                spdlog::warn("accept failed: {}", ec.message());
+            } else {
+                Connection::Hooks hooks;
+                hooks.on_register = [this](const std::shared_ptr<Connection>& c) {
+                    std::lock_guard lock(mu_);
+                    schema_listeners_[c->id()] = c;
+                };
+                hooks.on_close = [this](const Connection* c) {
+                    std::lock_guard lock(mu_);
+                    connections_.erase(c->id());
+                    schema_listeners_.erase(c->id());
+                };
+                auto conn = std::make_shared<Connection>(std::move(socket), db_,
+                                                         config_.max_frame_bytes, std::move(hooks));
+                {
+                    std::lock_guard lock(mu_);
+                    connections_[conn->id()] = conn;
+                }
+                conn->start();
+            }
+            do_accept();
+        });
+}
+
+void Server::on_schema_change(const SchemaChange& change) {
+    std::vector<std::shared_ptr<Connection>> targets;
+    {
+        std::lock_guard lock(mu_);
+        for (auto& [id, weak] : schema_listeners_) {
+            if (auto c = weak.lock()) targets.push_back(std::move(c));
+        }
+    }
+    // Each connection encodes and writes the event on its own loop.
+    for (auto& c : targets)
+        c->post_schema_event(change);
+}
+
+size_t Server::connection_count() const {
+    std::lock_guard lock(mu_);
+    return connections_.size();
+}
+
+void Server::stop() {
+    if (!started_ || stopped_) return;
+    stopped_ = true;
+    if (subscription_ >= 0) db_.unsubscribe_schema_changes(subscription_);
+    // Stop accepting on the acceptor's own loop, then close every client.
+    asio::post(loops_->loop(0), [this] {
+        asio::error_code ignored;
+        acceptor_->close(ignored);
+    });
+    std::vector<std::shared_ptr<Connection>> open;
+    {
+        std::lock_guard lock(mu_);
+        for (auto& [id, weak] : connections_) {
+            if (auto c = weak.lock()) open.push_back(std::move(c));
+        }
+    }
+    for (auto& c : open)
+        c->post_close();
+    open.clear();
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(2);
+    while (connection_count() > 0 && std::chrono::steady_clock::now() < deadline) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    loops_->stop();
+    {
+        std::lock_guard lock(mu_);
+        connections_.clear();
+        schema_listeners_.clear();
+    }
+    acceptor_.reset();
+    // Destroys the handlers still queued on the loops, and with them the last
+    // connections and their sessions, while the Database is certainly alive.
+    loops_.reset();
+}
+
+}  // namespace tessel::server

@@ -1,0 +1,65 @@
+// Server: tesseld's network front end. Accepts CQL native protocol
+// connections and serves them on a pool of event loops over one Database.
+//
+// Lifecycle: construct, start() (binds and begins accepting), stop() (stops
+// accepting, closes every client, joins the loops). The Database is not
+// flushed here: the owner of the Database decides (tesseld flushes on stop).
+#pragma once
+
+#include <asio.hpp>
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+
+#include "common/status.h"
+#include "server/config.h"
+#include "tessel/database.h"
+#include "server/event_loops.h"
+
+namespace tessel::server {
+
+class Connection;
+
+class Server {
+  public:
+    // `db` must outlive the server.
+    Server(ServerConfig config, Database& db);
+    ~Server();  // stop()
+
+    Server(const Server&) = delete;
+    Server& operator=(const Server&) = delete;
+
+    // Binds config.listen_address:config.port (0 picks a free port) and starts
+    // the loops. Config_error when the address does not parse or cannot be
+    // bound (the message names it).
+    Status start();
+    // The bound port (meaningful after a successful start()).
+    uint16_t port() const { return port_; }
+    int loop_count() const { return loops_ ? loops_->size() : 0; }
+    // Idempotent. Safe to call from any thread except a loop thread.
+    void stop();
+
+    // Connections currently open (for tests and logs).
+    size_t connection_count() const;
+
+  private:
+    void do_accept();
+    void on_schema_change(const SchemaChange& change);
+
+    ServerConfig config_;
+    Database& db_;
+    std::unique_ptr<EventLoops> loops_;
+    std::unique_ptr<asio::ip::tcp::acceptor> acceptor_;
+    uint16_t port_ = 0;
+    int subscription_ = -1;
+    bool started_ = false;
+    bool stopped_ = false;
+
+    mutable std::mutex mu_;  // guards the two maps (connect/close/DDL only)
+    std::map<uint64_t, std::weak_ptr<Connection>> connections_;
+    std::map<uint64_t, std::weak_ptr<Connection>> schema_listeners_;
+};
+
+}  // namespace tessel::server

@@ -1,0 +1,102 @@
+#include "system/system_tables.h"
+
+#include <chrono>
+#include <functional>
+#include <utility>
+
+#include "partition/murmur3.h"
+#include "schema/catalog.h"
+#include "system/builtin_tables.h"
+#include "system/catalog_model.h"
+#include "system/cell_encoding.h"
+#include "system/node_token.h"
+#include "system/schema_rows.h"
+
+namespace tessel::system {
+namespace {
+
+using RowsFn = std::function<Result<std::vector<query::VirtualRow>>()>;
+
+class BuiltinVirtualTable final : public query::VirtualTable {
+  public:
+    BuiltinVirtualTable(const BuiltinTable& def, RowsFn rows) : def_(def), rows_(std::move(rows)) {}
+
+    std::string keyspace() const override { return def_.keyspace; }
+    std::string name() const override { return def_.name; }
+    std::string schema_cql() const override { return def_.schema_cql(); }
+    Result<std::vector<query::VirtualRow>> rows() const override { return rows_(); }
+
+  private:
+    const BuiltinTable& def_;
+    RowsFn rows_;
+};
+
+std::vector<query::VirtualRow> local_rows(const NodeInfo& node, const Catalog& catalog,
+                                          int32_t gossip_generation) {
+    const BuiltinTable& def = builtin_table("system", "local");
+    query::VirtualRow row(def.columns.size());
+    auto set = [&](const char* column, Cell value) {
+        int i = def.column_index(column);
+        if (i >= 0) row[static_cast<size_t>(i)] = std::move(value);
+    };
+    std::vector<std::string> tokens = node.tokens;
+    if (tokens.empty()) tokens.push_back(default_token_for_host(node.host_id));
+    set("key", text_cell("local"));
+    set("bootstrapped", text_cell("COMPLETED"));
+    set("broadcast_address", inet_cell(node.rpc_address));
+    set("cluster_name", text_cell(node.cluster_name));
+    set("cql_version", text_cell("3.4.4"));
+    set("data_center", text_cell(node.data_center));
+    set("gossip_generation", int_cell(gossip_generation));
+    set("host_id", uuid_cell(node.host_id));
+    set("listen_address", inet_cell(node.rpc_address));
+    set("native_protocol_version", text_cell("4"));
+    set("partitioner", text_cell("org.apache.cassandra.dht.Murmur3Partitioner"));
+    set("rack", text_cell(node.rack));
+    // A 3.x version selects the drivers' system_schema parsers without the
+    // 4.0-only virtual keyspace queries (reference §0.4).
+    set("release_version", text_cell("3.11.16"));
+    set("rpc_address", inet_cell(node.rpc_address));
+    set("schema_version", uuid_cell(catalog.version().raw()));
+    set("thrift_version", text_cell("20.1.0"));
+    set("tokens", text_set_cell(tokens));
+    return {std::move(row)};
+}
+
+}  // namespace
+
+std::string default_token_for_host(std::string_view host_id) {
+    return std::to_string(murmur3_token(host_id));
+}
+
+std::vector<std::unique_ptr<query::VirtualTable>> make_system_tables(const NodeInfo& node,
+                                                                     const Catalog& catalog) {
+    // Cassandra's gossip generation is the node's start time in seconds.
+    auto generation = static_cast<int32_t>(std::chrono::duration_cast<std::chrono::seconds>(
+                                               std::chrono::system_clock::now().time_since_epoch())
+                                               .count());
+    const Catalog* cat = &catalog;
+    std::vector<std::unique_ptr<query::VirtualTable>> tables;
+    tables.push_back(std::make_unique<BuiltinVirtualTable>(
+        builtin_table("system", "local"),
+        [node, cat, generation]() -> Result<std::vector<query::VirtualRow>> {
+            return local_rows(node, *cat, generation);
+        }));
+    // One node: no peers, but the table must answer with its columns.
+    tables.push_back(std::make_unique<BuiltinVirtualTable>(
+        builtin_table("system", "peers"), []() -> Result<std::vector<query::VirtualRow>> {
+            return std::vector<query::VirtualRow>{};
+        }));
+    for (const auto& def : builtin_tables()) {
+        if (def.keyspace != "system_schema") continue;
+        std::string table = def.name;
+        tables.push_back(std::make_unique<BuiltinVirtualTable>(
+            def, [cat, table]() -> Result<std::vector<query::VirtualRow>> {
+                auto snapshot = cat->snapshot();
+                return schema_table_rows(table, model_of(*snapshot));
+            }));
+    }
+    return tables;
+}
+
+}  // namespace tessel::system

@@ -1,0 +1,96 @@
+// tesseld: serves a Tessel database over the CQL native protocol (v3/v4).
+//
+//   tesseld [--data-dir DIR] [--listen ADDR] [--port N] [--smp N] [--config FILE]
+//
+// Settings come from the defaults, then the config file (cassandra.yaml-style
+// names), then the command line. SIGTERM or SIGINT stops accepting, closes the
+// clients, flushes the database and exits 0.
+#include <spdlog/spdlog.h>
+#include <CLI/CLI.hpp>
+
+#include <csignal>
+#include <optional>
+#include <string>
+
+#include "server/config.h"
+#include "tessel/database.h"
+#include "server/server.h"
+
+namespace {
+
+// Blocks SIGINT/SIGTERM in this thread and every thread it later starts, so
+// that only the sigwait in main() receives them.
+sigset_t block_stop_signals() {
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &set, nullptr);
+    return set;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    CLI::App app{"tesseld: Tessel's CQL native protocol server"};
+    std::optional<std::string> data_dir, listen, config_file;
+    std::optional<int> port, smp;
+    app.add_option("--data-dir", data_dir, "data directory (default ./data)");
+    app.add_option("--listen", listen, "address to listen on (default 127.0.0.1)");
+    app.add_option("--port", port, "CQL native protocol port (default 9042)")
+        ->check(CLI::Range(0, 65535));
+    app.add_option("--smp", smp, "event loop threads (default: one per core)")
+        ->check(CLI::Range(1, 1024));
+    app.add_option("--config", config_file, "YAML config file (cassandra.yaml names)");
+    CLI11_PARSE(app, argc, argv);
+
+    tessel::server::ServerConfig config;
+    if (config_file) {
+        std::vector<std::string> ignored;
+        tessel::Status st = tessel::server::apply_config_file(*config_file, &config, &ignored);
+        if (!st.is_ok()) {
+            spdlog::error("{}", st.message());
+            return 2;
+        }
+        for (const auto& key : ignored)
+            spdlog::info("config: ignoring '{}'", key);
+    }
+    if (data_dir) config.db.data_dir = *data_dir;
+    if (listen) config.listen_address = *listen;
+    if (port) config.port = *port;
+    if (smp) config.smp = *smp;
+    // system.local advertises where clients reach this node: the listen
+    // address unless the config names another or it is a wildcard.
+    if (config.db.rpc_address == "127.0.0.1" && config.listen_address != "0.0.0.0" &&
+        config.listen_address != "::") {
+        config.db.rpc_address = config.listen_address;
+    }
+    config.db.native_port = config.port;
+
+    sigset_t stop_signals = block_stop_signals();
+
+    auto db = tessel::Database::open(config.db);
+    if (!db.is_ok()) {
+        spdlog::error("cannot open database in {}: {}", config.db.data_dir, db.status().message());
+        return 1;
+    }
+    tessel::server::Server server(config, **db);
+    if (tessel::Status st = server.start(); !st.is_ok()) {
+        spdlog::error("{}", st.message());
+        return 1;
+    }
+    spdlog::info("tesseld ready on {}:{} ({} event loops, data in {})", config.listen_address,
+                 server.port(), server.loop_count(), config.db.data_dir);
+
+    int sig = 0;
+    sigwait(&stop_signals, &sig);
+    spdlog::info("received {}, stopping", sig == SIGTERM ? "SIGTERM" : "SIGINT");
+    server.stop();
+    if (tessel::Status st = (*db)->flush(); !st.is_ok()) {
+        spdlog::error("flush failed: {}", st.message());
+        return 1;
+    }
+    db->reset();
+    spdlog::info("tesseld stopped");
+    return 0;
+}
