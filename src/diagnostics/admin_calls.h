@@ -1,0 +1,38 @@
+// Administrative operations that a SELECT cannot express, as CQL text the
+// server accepts on any connection (so tessel-admin needs nothing but CQL):
+//
+//   CALL system.flush()                      flush every table's memtables
+//   CALL system.flush('ks')                  ... of one keyspace
+//   CALL system.flush('ks', 'table')         ... of one table
+//   CALL system.compact()                    major compaction, same scopes
+//   CALL system.compact('ks'[, 'table'])
+//
+// The keyword CALL and the procedure name are case-insensitive; arguments are
+// CQL string literals ('' escapes a quote); a trailing ';' is allowed. The
+// server answers a successful CALL with a Void result.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "common/status.h"
+
+namespace tessel::diagnostics {
+
+struct AdminCall {
+    enum class Op { kFlush, kCompact };
+    Op op = Op::kFlush;
+    std::string keyspace;  // empty: every keyspace
+    std::string table;     // empty: every table of the keyspace
+    bool operator==(const AdminCall&) const = default;
+};
+
+// nullopt when `cql` is not a CALL statement (the caller parses it as CQL);
+// otherwise the call, or Syntax_error / Invalid naming what is wrong.
+std::optional<Result<AdminCall>> parse_admin_call(std::string_view cql);
+
+// The statement text for a call ("CALL system.flush('ks', 'table')").
+std::string admin_call_text(const AdminCall& call);
+
+}  // namespace tessel::diagnostics
