@@ -28,8 +28,12 @@ namespace {
 
 constexpr char kEmpty = 0x00;
 constexpr char kPresent = 0x01;
-// Decimal digits beyond this many trailing zeros mean a corrupt key.
-constexpr int64_t kMaxTrailingZeros = int64_t{1} << 24;
+// A key is at most 64 KiB, so an unscaled value has at most ~160k decimal
+// digits; more trailing zeros than that mean a corrupt key (and would make
+// the quadratic digits-to-magnitude conversion run for minutes).
+constexpr int64_t kMaxTrailingZeros = 160000;
+// |exponent| of any real decimal is below 2^31 + its digit count.
+constexpr int64_t kMaxExponent = int64_t{1} << 40;
 
 bool escaped_kind(TypeKind k) {
     return k == TypeKind::kAscii || k == TypeKind::kVarchar || k == TypeKind::kBlob ||
@@ -295,6 +299,7 @@ Result<std::string> decode_decimal(const CqlType& type, Reader& r) {
         if (!r.get_be(8, &e)) return corrupt(type);
         if (mask) e = ~e;
         exponent = static_cast<int64_t>(e ^ (uint64_t{1} << 63));
+        if (exponent > kMaxExponent || exponent < -kMaxExponent) return corrupt(type);
         uint8_t c = 0;
         while (true) {
             if (!r.get(&c)) return corrupt(type);

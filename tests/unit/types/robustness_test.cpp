@@ -84,3 +84,52 @@ TEST(RobustnessTest, RandomJsonText) {
 
 }  // namespace
 }  // namespace tessel
+
+namespace tessel {
+namespace {
+
+// A decimal key: tag 0x01, class 2 (positive), 8-byte exponent (sign bit
+// flipped), digit pairs (value+1) ending in 0x00, 4-byte scale (sign flipped).
+std::string corrupt_decimal_key(uint64_t exponent_bits, uint32_t scale_bits) {
+    std::string k = {'\x01', '\x02'};
+    for (int i = 7; i >= 0; --i)
+        k.push_back(static_cast<char>(exponent_bits >> (8 * i)));
+    k.push_back('\x0b');  // digits "10" -> "1"
+    k.push_back('\x00');
+    for (int i = 3; i >= 0; --i)
+        k.push_back(static_cast<char>(scale_bits >> (8 * i)));
+    return k;
+}
+
+TEST(KeyRobustness, CorruptDecimalKeysFailFastWithoutOverflow) {
+    auto dec = native_type(TypeKind::kDecimal);
+    // Exponent INT64_MIN: "exponent - digits" used to overflow.
+    std::string a = corrupt_decimal_key(0, 0x80000000u);
+    std::string_view in = a;
+    EXPECT_FALSE(decode_key(*dec, &in, false).is_ok());
+    // Huge exponent plus the largest scale: "... + scale" used to overflow.
+    std::string b = corrupt_decimal_key(0xfffffffffffffffdULL, 0xffffffffu);  // exponent 2^63-3
+    in = b;
+    EXPECT_FALSE(decode_key(*dec, &in, false).is_ok());
+    // Sixteen million trailing zeros: used to run a quadratic conversion for minutes.
+    std::string c = corrupt_decimal_key((uint64_t{1} << 63) + 16000000, 0x80000000u);
+    in = c;
+    EXPECT_FALSE(decode_key(*dec, &in, false).is_ok());
+}
+
+TEST(KeyRobustness, DecimalKeysStillRoundTrip) {
+    auto dec = native_type(TypeKind::kDecimal);
+    for (const char* text : {"1e+1000", "-123.456", "0.000001", "100000"}) {
+        auto v = value_from_literal(*dec, Literal::scalar(Literal::Kind::kFloat, text));
+        ASSERT_TRUE(v.is_ok()) << text;
+        std::string key;
+        encode_key(*dec, *v, false, &key);
+        std::string_view in = key;
+        auto back = decode_key(*dec, &in, false);
+        ASSERT_TRUE(back.is_ok()) << text;
+        EXPECT_EQ(*back, *v) << text;
+    }
+}
+
+}  // namespace
+}  // namespace tessel
