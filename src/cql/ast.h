@@ -77,6 +77,12 @@ struct FunctionCall {
 // into a Literal instead, so a CollectionTerm always has something to
 // evaluate or check at prepare/execution time.
 struct CollectionTerm {
+    CollectionTerm();
+    CollectionTerm(const CollectionTerm&);
+    CollectionTerm(CollectionTerm&&) noexcept;
+    CollectionTerm& operator=(const CollectionTerm&);
+    CollectionTerm& operator=(CollectionTerm&&) noexcept;
+    ~CollectionTerm();
     // Uses Literal's kinds: kList, kSet, kMap, kTuple or kUdt.
     Literal::Kind kind = Literal::Kind::kList;
     std::vector<Term> elements;                        // kList, kSet, kTuple
@@ -108,6 +114,13 @@ struct Term {
     const FunctionCall& function_call() const { return std::get<FunctionCall>(value); }
     const CollectionTerm& collection() const { return std::get<CollectionTerm>(value); }
 };
+
+inline CollectionTerm::CollectionTerm() = default;
+inline CollectionTerm::CollectionTerm(const CollectionTerm&) = default;
+inline CollectionTerm::CollectionTerm(CollectionTerm&&) noexcept = default;
+inline CollectionTerm& CollectionTerm::operator=(const CollectionTerm&) = default;
+inline CollectionTerm& CollectionTerm::operator=(CollectionTerm&&) noexcept = default;
+inline CollectionTerm::~CollectionTerm() = default;
 
 // ---------------------------------------------------------------------------
 // WHERE relations and IF conditions

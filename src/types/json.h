@@ -15,6 +15,7 @@
 namespace tessel::json {
 
 struct Value {
+    Value();
     enum class Kind { kNull, kBool, kNumber, kString, kArray, kObject };
     Kind kind = Kind::kNull;
     bool boolean = false;
@@ -23,6 +24,8 @@ struct Value {
     std::vector<Value> items;                            // kArray
     std::vector<std::pair<std::string, Value>> members;  // kObject, in document order
 };
+
+inline Value::Value() = default;
 
 inline constexpr int kMaxDepth = 128;
 

@@ -27,6 +27,8 @@ struct Literal {
         kUdt,       // {field: v, ...} with bare identifiers as keys -> fields
     };
 
+    Literal();
+
     Kind kind = Kind::kNull;
     std::string text;
     std::vector<Literal> elements;
@@ -41,5 +43,7 @@ struct Literal {
         return l;
     }
 };
+
+inline Literal::Literal() = default;
 
 }  // namespace tessel
