@@ -5,7 +5,7 @@ JOBS       ?= $(shell nproc)
 DATA_DIR   ?= ./data
 CMAKE_GEN  := $(shell command -v ninja >/dev/null 2>&1 && echo "-G Ninja")
 
-.PHONY: deps configure build run test approve asan micro format format-check bench soak clean
+.PHONY: deps configure build run test approve asan micro fuzz format format-check bench soak clean
 
 deps:
 	@bash scripts/install-deps.sh
@@ -50,8 +50,14 @@ bench: build
 micro: build
 	@for b in $(BUILD)/bin/micro_*; do [ -x "$$b" ] && "$$b"; done
 
+# libFuzzer targets (clang) for FUZZ_SECONDS each; crashes go to fuzz/regressions/.
+FUZZ_SECONDS ?= 60
+fuzz:
+	bash fuzz/run.sh $(FUZZ_SECONDS)
+
+# Long runs kept out of CI.
 soak: build
-	@echo "no soak suites yet"
+	bash fuzz/run.sh 600
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD)

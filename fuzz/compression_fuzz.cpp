@@ -1,0 +1,7 @@
+// libFuzzer entry point for fuzz_compression (see targets.h).
+#include "targets.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+    tessel::fuzz::fuzz_compression(data, size);
+    return 0;
+}
