@@ -64,12 +64,12 @@ bool scalar_literal_assignable(Literal::Kind lit, TypeKind t) {
     };
     switch (lit) {
         case Literal::Kind::kString:
-            return any_of({K::kAscii, K::kVarchar, K::kInet, K::kDate, K::kTime, K::kTimestamp,
-                           K::kCustom});
+            return any_of(
+                {K::kAscii, K::kVarchar, K::kInet, K::kDate, K::kTime, K::kTimestamp, K::kCustom});
         case Literal::Kind::kInteger:
-            return any_of({K::kBigint, K::kCounter, K::kDate, K::kDecimal, K::kDouble,
-                           K::kDuration, K::kFloat, K::kInt, K::kSmallint, K::kTime,
-                           K::kTimestamp, K::kTinyint, K::kVarint, K::kCustom});
+            return any_of({K::kBigint, K::kCounter, K::kDate, K::kDecimal, K::kDouble, K::kDuration,
+                           K::kFloat, K::kInt, K::kSmallint, K::kTime, K::kTimestamp, K::kTinyint,
+                           K::kVarint, K::kCustom});
         case Literal::Kind::kUuid:
             return any_of({K::kUuid, K::kTimeuuid, K::kCustom});
         case Literal::Kind::kFloat:
@@ -95,8 +95,8 @@ Result<TermPlan> prepare_literal(const Literal& lit, const TypePtr& receiver,
     }
     if (is_scalar_literal(lit.kind)) {
         auto v = scalar_literal_assignable(lit.kind, receiver->kind)
-                      ? value_from_literal(*receiver, lit)
-                      : Result<std::string>(Status::invalid("not assignable"));
+                     ? value_from_literal(*receiver, lit)
+                     : Result<std::string>(Status::invalid("not assignable"));
         if (!v.is_ok()) {
             return Status::invalid(std::string("Invalid ") + literal_kind_name(lit.kind) +
                                    " constant (" + lit.text + ") for \"" + name + "\" of type " +

@@ -2,8 +2,8 @@
 //   tessel --data-dir DIR          run on an embedded engine in DIR
 //   tessel --host H --port P       connect to a running tesseld
 //   -f FILE / -e 'STATEMENTS'      run a file or a string instead of a prompt
-#include <CLI/CLI.hpp>
 #include <unistd.h>
+#include <CLI/CLI.hpp>
 
 #include <fstream>
 #include <iostream>
@@ -28,19 +28,29 @@ int main(int argc, char** argv) {
     CLI11_PARSE(app, argc, argv);
 
     std::unique_ptr<tessel::shell::Backend> backend;
+    if (!host.empty() && !data_dir.empty()) {
+        std::cerr << "tessel: give either --host (a server) or --data-dir (embedded), not both\n";
+        return 2;
+    }
     if (!host.empty()) {
-        std::cerr << "tessel: network mode needs a running tesseld; not available in this build\n";
-        return 2;
+        auto b = tessel::shell::make_network_backend(host, port);
+        if (!b) {
+            std::cerr << "tessel: " << b.status().to_string() << "\n";
+            return 2;
+        }
+        backend = std::move(b).value();
+    } else {
+        if (data_dir.empty()) data_dir = "./data";
+        tessel::DatabaseOptions options;
+        options.data_dir = data_dir;
+        auto db = tessel::Database::open(options);
+        if (!db) {
+            std::cerr << "tessel: cannot open " << data_dir << ": " << db.status().to_string()
+                      << "\n";
+            return 2;
+        }
+        backend = tessel::shell::make_embedded_backend(std::move(db).value());
     }
-    if (data_dir.empty()) data_dir = "./data";
-    tessel::DatabaseOptions options;
-    options.data_dir = data_dir;
-    auto db = tessel::Database::open(options);
-    if (!db) {
-        std::cerr << "tessel: cannot open " << data_dir << ": " << db.status().to_string() << "\n";
-        return 2;
-    }
-    backend = tessel::shell::make_embedded_backend(std::move(db).value());
 
     tessel::shell::ShellOptions shell_options;
     shell_options.echo = echo;

@@ -43,7 +43,8 @@ std::string pad_right(const std::string& s, size_t width) {
 }
 
 std::string rstrip(std::string s) {
-    while (!s.empty() && s.back() == ' ') s.pop_back();
+    while (!s.empty() && s.back() == ' ')
+        s.pop_back();
     return s;
 }
 
@@ -52,7 +53,8 @@ std::string rstrip(std::string s) {
 void print_table(std::ostream& out, const std::vector<ColumnSpec>& columns,
                  const std::vector<TextRow>& rows) {
     std::vector<size_t> widths;
-    for (const auto& c : columns) widths.push_back(display_width(c.name));
+    for (const auto& c : columns)
+        widths.push_back(display_width(c.name));
     for (const auto& r : rows) {
         for (size_t i = 0; i < r.size() && i < widths.size(); ++i) {
             widths[i] = std::max(widths[i], display_width(r[i]));

@@ -13,7 +13,7 @@ namespace tessel::shell {
 namespace {
 
 class EmbeddedBackend : public Backend {
-public:
+  public:
     explicit EmbeddedBackend(std::unique_ptr<Database> db)
         : db_(std::move(db)), session_(db_->new_session()) {}
 
@@ -26,7 +26,7 @@ public:
     }
     std::string keyspace() const override { return session_->keyspace(); }
 
-private:
+  private:
     std::unique_ptr<Database> db_;
     std::unique_ptr<Session> session_;
 };
@@ -66,14 +66,16 @@ int Shell::run(std::istream& in) {
     while (!quit_) {
         if (options_.interactive) {
             std::string ks = backend_.keyspace();
-            out_ << (splitter.has_pending() ? "   ... " : (ks.empty() ? "tessel> " : "tessel:" + ks + "> "))
+            out_ << (splitter.has_pending() ? "   ... "
+                                            : (ks.empty() ? "tessel> " : "tessel:" + ks + "> "))
                  << std::flush;
         }
         if (!std::getline(in, line)) break;
         // Shell commands (EXIT, PAGING ...) need no ';' when typed alone.
         if (!splitter.has_pending()) {
             std::string word = upper_words(trim(line));
-            while (!word.empty() && word.back() == ';') word.pop_back();
+            while (!word.empty() && word.back() == ';')
+                word.pop_back();
             if (word == "EXIT" || word == "QUIT") break;
         }
         for (const std::string& stmt : splitter.feed(line + "\n")) {
@@ -142,7 +144,8 @@ bool Shell::run_statement(const std::string& text, std::istream& in) {
     if (result->kind == ResultSet::Kind::kRows) {
         print_rows(statement, std::move(result).value(), in);
     }
-    for (const auto& w : result->warnings) out_ << "Warnings :\n" << w << "\n";
+    for (const auto& w : result->warnings)
+        out_ << "Warnings :\n" << w << "\n";
     if (options_.echo) out_ << "\n";
     return true;
 }
@@ -158,7 +161,8 @@ void Shell::print_rows(const std::string& statement, ResultSet rs, std::istream&
                 if (r[create_col]) out_ << "\n" << *r[create_col] << "\n";
             }
         } else {
-            for (const auto& r : rs.rows) rows.push_back(format_row(rs.columns, r));
+            for (const auto& r : rs.rows)
+                rows.push_back(format_row(rs.columns, r));
         }
         more = !rs.paging_state.empty();
         if (!more) break;

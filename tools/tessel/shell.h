@@ -15,7 +15,7 @@ namespace tessel::shell {
 
 // Where statements run. One page per call: page_size <= 0 asks for everything.
 class Backend {
-public:
+  public:
     virtual ~Backend() = default;
     virtual Result<ResultSet> execute(const std::string& cql, int32_t page_size,
                                       const std::string& paging_state) = 0;
@@ -24,6 +24,8 @@ public:
 
 // Runs statements against an embedded Database (owned by the backend).
 std::unique_ptr<Backend> make_embedded_backend(std::unique_ptr<Database> db);
+// Connects to a tesseld server; the error names the host and port.
+Result<std::unique_ptr<Backend>> make_network_backend(const std::string& host, int port);
 
 struct ShellOptions {
     bool interactive = false;  // prompt, and page long results with ---MORE---
@@ -32,7 +34,7 @@ struct ShellOptions {
 };
 
 class Shell {
-public:
+  public:
     Shell(Backend& backend, ShellOptions options, std::ostream& out)
         : backend_(backend), options_(options), out_(out) {}
 
@@ -42,7 +44,7 @@ public:
     // Runs one complete statement (without its ';'). Returns false on error.
     bool run_statement(const std::string& statement, std::istream& in);
 
-private:
+  private:
     bool run_shell_command(const std::string& statement);
     void print_rows(const std::string& statement, ResultSet first, std::istream& in);
 

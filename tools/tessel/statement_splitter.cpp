@@ -6,8 +6,10 @@ namespace tessel::shell {
 
 std::string trim(std::string_view s) {
     size_t b = 0, e = s.size();
-    while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
-    while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
+    while (b < e && std::isspace(static_cast<unsigned char>(s[b])))
+        ++b;
+    while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1])))
+        --e;
     return std::string(s.substr(b, e - b));
 }
 
@@ -29,7 +31,8 @@ bool starts_batch(std::string_view stmt) {
 
 bool ends_batch(std::string_view stmt) {
     std::string up;
-    for (char c : stmt) up += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    for (char c : stmt)
+        up += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
     size_t apply = up.rfind("APPLY");
     if (apply == std::string::npos) return false;
     std::string rest = trim(std::string_view(up).substr(apply + 5));

@@ -12,7 +12,7 @@
 namespace tessel::shell {
 
 class StatementSplitter {
-public:
+  public:
     // Appends input and returns the statements it completed (without the ';',
     // trimmed; empty statements are dropped).
     std::vector<std::string> feed(std::string_view input);
@@ -21,7 +21,7 @@ public:
     bool has_pending() const { return !pending().empty(); }
     void clear() { buffer_.clear(); }
 
-private:
+  private:
     std::string buffer_;
 };
 
