@@ -5,6 +5,7 @@
 
 #include "query/term_eval.h"
 #include "types/bytes_util.h"
+#include "types/time_functions.h"
 #include "types/value.h"
 
 namespace tessel::query {
@@ -295,7 +296,21 @@ Result<std::optional<std::string>> cast_value(const CqlType& from, const CqlType
                                                     : read_floating(from.kind, value);
         return std::optional<std::string>(write_floating(to.kind, v));
     }
-    // Everything else goes through the literal form (varint, decimal, dates...).
+    // Time types convert as toDate()/toTimestamp() do (CastFcts in Cassandra).
+    auto time_input = [](TypeKind k) -> std::optional<timefn::TimeInput> {
+        if (k == TypeKind::kTimestamp) return timefn::TimeInput::kTimestamp;
+        if (k == TypeKind::kDate) return timefn::TimeInput::kDate;
+        if (k == TypeKind::kTimeuuid) return timefn::TimeInput::kTimeuuid;
+        return std::nullopt;
+    };
+    if (auto in = time_input(from.kind);
+        in && (to.kind == TypeKind::kDate || to.kind == TypeKind::kTimestamp)) {
+        auto r = to.kind == TypeKind::kDate ? timefn::to_date(*in, value)
+                                            : timefn::to_timestamp(*in, value);
+        if (!r.is_ok()) return std::move(r).status();
+        return std::optional<std::string>(std::move(r).value());
+    }
+    // Everything else goes through the literal form (varint, decimal...).
     Literal lit = Literal::scalar(Literal::Kind::kString, format_value(from, value));
     if (from_num) lit.kind = Literal::Kind::kInteger;
     auto r = value_from_literal(to, lit);
