@@ -43,6 +43,18 @@ struct TableInfo {
     bool is_counter = false;
     bool is_virtual = false;
     bool has_static = false;
+    // Hidden partition-key components (table options write_sharding and
+    // time_bucket). `shards` is 0 when the table is not write-sharded; a
+    // sharded table always stores a shard number, even with shards = 1.
+    int32_t shards = 0;
+    bool shard_calculated = false;   // suffix 'calculated' (else 'random')
+    std::vector<int> shard_columns;  // calculated: indices into columns
+    int bucket_column = -1;          // time_bucket column (index into columns)
+    int64_t bucket_width_ms = 0;     // > 0 when time-bucketed
+
+    bool sharded() const { return shards > 0; }
+    bool bucketed() const { return bucket_width_ms > 0; }
+    bool has_hidden_key() const { return sharded() || bucketed(); }
 
     // Index of the column named `name` (exact, case-sensitive), or -1.
     int find(const std::string& col) const {

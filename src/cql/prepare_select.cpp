@@ -274,6 +274,14 @@ class SelectorBuilder {
     BindContext* ctx_;
 };
 
+// Time-bucketed tables: the bucket column must be restricted by EQ/IN, or by
+// a slice with both bounds starting at it, so a read knows its buckets.
+bool bucket_column_bounded(const TableInfo& t, const WherePlan& where) {
+    const int k = t.columns[t.bucket_column].position;
+    if (k < where.clustering_prefix_columns) return true;
+    return where.slice_first_column == k && where.slice_start && where.slice_end;
+}
+
 Status check_order_by(const SelectStatement& sel, const TableInfo& t, const WherePlan& where,
                       SelectPlan* plan) {
     if (sel.order_by.empty()) return Status::ok();
@@ -400,6 +408,12 @@ Result<SelectPlan> prepare_select(const SelectStatement& sel, const TablePtr& ta
     TESSEL_ASSIGN_OR_RETURN(
         plan.where, prepare_where(sel.where, t, WhereMode::kSelect, sel.allow_filtering, ctx));
     TESSEL_RETURN_IF_ERROR(check_order_by(sel, t, plan.where, &plan));
+    if (t.bucketed() && !sel.distinct && !sel.allow_filtering &&
+        !bucket_column_bounded(t, plan.where)) {
+        return Status::invalid("A range on time-bucket column " + t.columns[t.bucket_column].name +
+                               " is required for table " + t.keyspace + "." + t.name +
+                               " (or use ALLOW FILTERING to scan all buckets)");
+    }
     if (plan.distinct) {
         TESSEL_RETURN_IF_ERROR(check_distinct(t, &plan));
         plan.static_only = true;

@@ -12,6 +12,7 @@
 #include "query/read_executor.h"
 #include "query/schema_executor.h"
 #include "query/schema_view.h"
+#include "query/sharded_source.h"
 #include "query/table_source.h"
 #include "query/term_eval.h"
 #include "query/write_builder.h"
@@ -300,6 +301,7 @@ Result<ResultSet> Coordinator::run_select(const cql::SelectPlan& s, const cql::P
         TESSEL_ASSIGN_OR_RETURN(source, make_virtual_source(*it->second.table, t, layout_of(t)));
     } else {
         source = make_replica_source(replica_, t.id, req.now_seconds);
+        if (t.has_hidden_key()) source = make_sharded_source(std::move(source), t);
     }
     TESSEL_ASSIGN_OR_RETURN(auto page, execute_read(*source, req));
     ResultSet rs;

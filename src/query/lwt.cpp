@@ -6,6 +6,8 @@
 #include "query/cells.h"
 #include "query/coordinator.h"
 #include "query/key_values.h"
+#include "query/shard_router.h"
+#include "query/sharded_source.h"
 #include "query/table_source.h"
 #include "query/term_eval.h"
 #include "query/write_builder.h"
@@ -17,14 +19,18 @@ namespace {
 
 using cql::Operator;
 
-RowFetcher make_fetcher(Replica* replica, const std::string& table_id, int64_t now) {
-    return [replica, table_id, now](const std::string& pk, const std::string& ck,
-                                    bool static_row) -> Result<std::optional<storage::Row>> {
+RowFetcher make_fetcher(Replica* replica, const cql::TablePtr& table, int64_t now) {
+    return [replica, table, now](const std::string& pk, const std::string& ck,
+                                 bool static_row) -> Result<std::optional<storage::Row>> {
         SliceSpec spec;
         spec.include_static = static_row;
         spec.start = {ck, true};
         spec.end = {ck, true};
-        TESSEL_ASSIGN_OR_RETURN(auto stream, replica->read(table_id, pk, spec, now));
+        // A sharded or bucketed row is read through the merged view of its
+        // physical partitions.
+        auto source = make_replica_source(replica, table->id, now);
+        if (table->has_hidden_key()) source = make_sharded_source(std::move(source), *table);
+        TESSEL_ASSIGN_OR_RETURN(auto stream, source->read(pk, spec));
         if (static_row) return stream->static_row();
         storage::Row row;
         if (stream->next(&row) && row.clustering == ck) return std::optional<storage::Row>(row);
@@ -206,14 +212,28 @@ Result<ResultSet> Coordinator::run_batch(const std::vector<BatchItem>& items, in
     for (const auto& it : resolved) {
         const cql::ModifyPlan* plan = it.plan;
         TESSEL_ASSIGN_OR_RETURN(auto params, write_params(*plan, *it.values, timestamp, now));
-        auto fetch = make_fetcher(replica_, plan->table->id, now);
+        auto fetch = make_fetcher(replica_, plan->table, now);
         TESSEL_ASSIGN_OR_RETURN(auto ms, build_mutations(*plan, *it.values, params, fetch));
         for (auto& m : ms)
             all.emplace_back(plan->table.get(), std::move(m));
     }
     // Everything is validated before the first mutation is applied.
     TESSEL_RETURN_IF_ERROR(observe_writes(all));
-    for (const auto& [table, m] : all)
+    // Tables with hidden key components (write_sharding, time_bucket) are
+    // written per physical partition; every statement is routed (and so
+    // validated) before the first mutation is applied.
+    std::vector<std::pair<const cql::TableInfo*, storage::PartitionMutation>> physical;
+    for (auto& [table, m] : all) {
+        if (!table->has_hidden_key()) {
+            physical.emplace_back(table, std::move(m));
+            continue;
+        }
+        auto source = make_replica_source(replica_, table->id, now);
+        TESSEL_ASSIGN_OR_RETURN(auto routed, route_mutations(*table, {m}, *source));
+        for (auto& pm : routed)
+            physical.emplace_back(table, std::move(pm));
+    }
+    for (const auto& [table, m] : physical)
         TESSEL_RETURN_IF_ERROR(replica_->apply(table->id, m));
     return ResultSet{};
 }
@@ -222,6 +242,12 @@ Result<ResultSet> Coordinator::run_conditional(const std::vector<BatchItem>& ite
                                                int64_t timestamp) {
     const int64_t now = replica_->now_seconds();
     const cql::TableInfo& t = *items[0].plan->table;
+    if (t.has_hidden_key()) {
+        return Status::invalid("Conditional updates are not supported on table " + t.keyspace +
+                               "." + t.name +
+                               ": its write_sharding or time_bucket option spreads a partition "
+                               "over several physical partitions");
+    }
     std::vector<CasTarget> targets;
     for (const auto& it : items) {
         if (it.plan->table->id != t.id) {
@@ -235,7 +261,7 @@ Result<ResultSet> Coordinator::run_conditional(const std::vector<BatchItem>& ite
     }
     const std::string& key = targets[0].partition.key;
     std::lock_guard<std::mutex> lock(partition_lock(t.id, key));
-    auto fetch = make_fetcher(replica_, t.id, now);
+    auto fetch = make_fetcher(replica_, items[0].plan->table, now);
     TESSEL_ASSIGN_OR_RETURN(auto static_row, fetch(key, "", true));
     bool applied = true;
     ResultSet failure;

@@ -154,7 +154,11 @@ class Reader {
             if (!v.is_value()) return Status::invalid("Invalid null value for partition key token");
             return std::optional<std::string>(encode_token_prefix(bytes::read_i64(v.bytes)));
         };
-        if (!table_.hashed) {
+        // token() is the logical key's token: ordered tables and tables with
+        // hidden key components (whose physical order is not that token's)
+        // check it partition by partition.
+        const bool check_tokens = !table_.hashed || table_.has_hidden_key();
+        if (check_tokens) {
             for (auto* b : {&w.token_start, &w.token_end}) {
                 if (!*b) continue;
                 TESSEL_ASSIGN_OR_RETURN(auto v, evaluate((*b)->value, *req_.values));
@@ -170,12 +174,12 @@ class Reader {
                 }
             }
         }
-        if (w.token_start && table_.hashed) {
+        if (w.token_start && !check_tokens) {
             TESSEL_ASSIGN_OR_RETURN(auto k, token_bound(*w.token_start));
             range.start_key = *k;
             range.start_inclusive = w.token_start->inclusive;
         }
-        if (w.token_end && table_.hashed) {
+        if (w.token_end && !check_tokens) {
             TESSEL_ASSIGN_OR_RETURN(auto k, token_bound(*w.token_end));
             range.end_key = *k;
             range.end_inclusive = w.token_end->inclusive;
@@ -213,7 +217,10 @@ class Reader {
         while (cursor->next()) {
             const std::string& key = cursor->partition_key();
             TESSEL_ASSIGN_OR_RETURN(auto comps, decode_partition_key(layout_, key));
-            if (!table_.hashed && !in_token_range(partition_token(comps))) continue;
+            if ((!table_.hashed || table_.has_hidden_key()) &&
+                !in_token_range(partition_token(comps))) {
+                continue;
+            }
             Flow f = Flow::kContinue;
             TESSEL_ASSIGN_OR_RETURN(f, read_partition(key, comps, cursor.get()));
             if (f == Flow::kStop) return Status::ok();

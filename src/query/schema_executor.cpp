@@ -42,10 +42,10 @@ SchemaOutcome outcome(const CatalogChange& c) {
     o.changed = c.applied;
     o.change_type = c.type == CatalogChange::Type::kCreated   ? "CREATED"
                     : c.type == CatalogChange::Type::kUpdated ? "UPDATED"
-                                                             : "DROPPED";
+                                                              : "DROPPED";
     o.target = c.target == CatalogChange::Target::kKeyspace ? "KEYSPACE"
                : c.target == CatalogChange::Target::kTable  ? "TABLE"
-                                                           : "TYPE";
+                                                            : "TYPE";
     o.keyspace = c.keyspace;
     o.name = c.name;
     return o;

@@ -46,6 +46,21 @@ cql::TablePtr table_info_from_def(const TableDef& def) {
         if (ci.kind == cql::ColumnKind::kClustering) t->clustering.push_back(idx);
         t->columns.push_back(std::move(ci));
     }
+    if (const auto& ws = def.options.write_sharding) {
+        t->shards = ws->shards < 1 ? 1 : ws->shards;
+        t->shard_calculated = ws->suffix == ShardSuffix::kCalculated;
+        for (const auto& c : ws->columns) {
+            const int idx = t->find(c);
+            if (idx >= 0) t->shard_columns.push_back(idx);
+        }
+    }
+    if (const auto& tb = def.options.time_bucket) {
+        const int idx = t->find(tb->column);
+        if (idx >= 0 && tb->width_ms > 0 && t->columns[idx].kind == cql::ColumnKind::kClustering) {
+            t->bucket_column = idx;
+            t->bucket_width_ms = tb->width_ms;
+        }
+    }
     return t;
 }
 

@@ -127,6 +127,11 @@ KeyLayout layout_of(const cql::TableInfo& t) {
         l.clustering_types.push_back(t.ck(i).type);
         l.clustering_descending.push_back(t.ck(i).descending);
     }
+    l.shards = t.shards;
+    if (t.bucketed()) {
+        l.bucket_width_ms = t.bucket_width_ms;
+        l.bucket_clustering = t.columns[t.bucket_column].position;
+    }
     return l;
 }
 

@@ -68,8 +68,9 @@ bool used_by_layout(const TableOptions& o, const std::string& column) {
 
 }  // namespace
 
-Result<CatalogChange> Catalog::alter_table_add(const std::string& keyspace, const std::string& table,
-                                              const std::vector<NewColumn>& columns) {
+Result<CatalogChange> Catalog::alter_table_add(const std::string& keyspace,
+                                               const std::string& table,
+                                               const std::vector<NewColumn>& columns) {
     return run([&](Txn& txn) -> Result<CatalogChange> {
         TESSEL_ASSIGN_OR_RETURN(auto current, existing_table(txn.next, keyspace, table));
         TableDef t = *current;
@@ -88,9 +89,9 @@ Result<CatalogChange> Catalog::alter_table_add(const std::string& keyspace, cons
 }
 
 Result<CatalogChange> Catalog::alter_table_drop(const std::string& keyspace,
-                                               const std::string& table,
-                                               const std::vector<std::string>& columns,
-                                               int64_t timestamp_micros) {
+                                                const std::string& table,
+                                                const std::vector<std::string>& columns,
+                                                int64_t timestamp_micros) {
     return run([&](Txn& txn) -> Result<CatalogChange> {
         TESSEL_ASSIGN_OR_RETURN(auto current, existing_table(txn.next, keyspace, table));
         TableDef t = *current;
@@ -152,8 +153,8 @@ Result<CatalogChange> Catalog::alter_table_rename(
 }
 
 Result<CatalogChange> Catalog::alter_table_type(const std::string& keyspace,
-                                               const std::string& table, const std::string& column,
-                                               const TypeSpec&) {
+                                                const std::string& table, const std::string& column,
+                                                const TypeSpec&) {
     auto schema = snapshot();
     TESSEL_ASSIGN_OR_RETURN(auto t, existing_table(*schema, keyspace, table));
     const ColumnDef* c = t->column(column);
@@ -165,6 +166,46 @@ Result<CatalogChange> Catalog::alter_table_type(const std::string& keyspace,
     return Status::invalid("Altering of types is not allowed");
 }
 
+namespace {
+
+// ALTER ... WITH write_sharding = {'shards': M}: the only layout change that
+// leaves every stored row where reads look for it, since reads cover shards
+// 0..M-1 and rows written so far live in 0..N-1 with N <= M. The suffix kind
+// and columns stay (a calculated shard of a row changes with them).
+Status raise_write_sharding(TableDef& t, const std::string& keyspace, const std::string& table,
+                            const OptionValue& value) {
+    const WriteSharding cur = *t.options.write_sharding;
+    OptionValue v = value;
+    if (v.is_map()) {
+        if (!v.map.count("suffix")) v.map["suffix"] = std::string(shard_suffix_name(cur.suffix));
+        if (!v.map.count("columns") && cur.suffix == ShardSuffix::kCalculated) {
+            std::string cols;
+            for (const auto& c : cur.columns)
+                cols += (cols.empty() ? "" : ",") + c;
+            v.map["columns"] = cols;
+        }
+    }
+    TableOptions parsed = t.options;
+    TESSEL_RETURN_IF_ERROR(apply_table_option(parsed, "write_sharding", v));
+    const WriteSharding& next = *parsed.write_sharding;
+    if (next.suffix != cur.suffix || next.columns != cur.columns) {
+        return Status::invalid(fmt::format(
+            "Cannot change the write_sharding suffix or columns of table {}.{}: rows are stored "
+            "in the shard they decide; only 'shards' may be raised",
+            keyspace, table));
+    }
+    if (next.shards < cur.shards) {
+        return Status::invalid(fmt::format(
+            "write_sharding shards cannot be lowered (from {} to {}): existing rows live in "
+            "shards {}..{}",
+            cur.shards, next.shards, next.shards, cur.shards - 1));
+    }
+    t.options.write_sharding = next;
+    return Status::ok();
+}
+
+}  // namespace
+
 Result<CatalogChange> Catalog::alter_table_options(
     const std::string& keyspace, const std::string& table,
     const std::vector<std::pair<std::string, OptionValue>>& options) {
@@ -172,6 +213,19 @@ Result<CatalogChange> Catalog::alter_table_options(
         TESSEL_ASSIGN_OR_RETURN(auto current, existing_table(txn.next, keyspace, table));
         TableDef t = *current;
         for (const auto& [name, value] : options) {
+            // Raising the shard count is the one layout change that leaves every
+            // stored row where reads look for it.
+            if (name == "write_sharding") {
+                if (!t.options.write_sharding) {
+                    return Status::invalid(fmt::format(
+                        "Cannot alter option 'write_sharding' of table {}.{}: it was created "
+                        "without write_sharding, and adding it would move every stored row; "
+                        "create a new table and copy the data",
+                        keyspace, table));
+                }
+                TESSEL_RETURN_IF_ERROR(raise_write_sharding(t, keyspace, table, value));
+                continue;
+            }
             if (is_layout_option(name)) {
                 return Status::invalid(fmt::format(
                     "Cannot alter option '{}' of table {}.{}: it decides where rows are stored; "

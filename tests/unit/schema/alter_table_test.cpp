@@ -170,10 +170,22 @@ TEST_F(AlterTable, Options) {
                  "Unknown property 'nope'");
     EXPECT_EQ(table()->options.comment, "hello") << "a failed ALTER changes nothing";
 
-    std::vector<std::pair<std::string, OptionValue>> layout{
+    // The shard count may be raised, never lowered; the other layout options are fixed.
+    std::vector<std::pair<std::string, OptionValue>> raise{
         {"write_sharding", OptionValue::of_map({{"shards", "8"}})}};
+    ASSERT_TRUE(catalog.alter_table_options("ks", "t", raise).is_ok());
+    EXPECT_EQ(table()->options.write_sharding->shards, 8);
+    EXPECT_EQ(table()->options.write_sharding->columns, std::vector<std::string>{"w"})
+        << "suffix and columns are kept";
+    std::vector<std::pair<std::string, OptionValue>> lower{
+        {"write_sharding", OptionValue::of_map({{"shards", "2"}})}};
+    expect_error(catalog.alter_table_options("ks", "t", lower), ErrorCode::kInvalid,
+                 "write_sharding shards cannot be lowered (from 8 to 2): existing rows live in "
+                 "shards 2..7");
+    std::vector<std::pair<std::string, OptionValue>> layout{
+        {"distribution", OptionValue::string("ordered")}};
     expect_error(catalog.alter_table_options("ks", "t", layout), ErrorCode::kInvalid,
-                 "Cannot alter option 'write_sharding' of table ks.t: it decides where rows are "
+                 "Cannot alter option 'distribution' of table ks.t: it decides where rows are "
                  "stored; create a new table and copy the data");
     std::vector<std::pair<std::string, OptionValue>> interval{
         {"max_index_interval", OptionValue::number("1")}};
