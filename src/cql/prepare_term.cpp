@@ -1,5 +1,6 @@
 #include "cql/prepare_term.h"
 
+#include "types/literal_util.h"
 #include "types/value.h"
 
 namespace tessel::cql {
@@ -98,7 +99,7 @@ Result<TermPlan> prepare_literal(const Literal& lit, const TypePtr& receiver,
                      ? value_from_literal(*receiver, lit)
                      : Result<std::string>(Status::invalid("not assignable"));
         if (!v.is_ok()) {
-            return Status::invalid(std::string("Invalid ") + literal_kind_name(lit.kind) +
+            return Status::invalid("Invalid " + std::string(literals::literal_kind_name(lit.kind)) +
                                    " constant (" + lit.text + ") for \"" + name + "\" of type " +
                                    receiver->cql_name());
         }
@@ -228,27 +229,6 @@ void BindContext::record(int index, const std::string& name, TypePtr type) {
     if (index < 0 || static_cast<size_t>(index) >= specs.size()) return;
     specs[index] = ColumnSpec{keyspace, table, name, std::move(type)};
     seen[index] = true;
-}
-
-const char* literal_kind_name(Literal::Kind kind) {
-    switch (kind) {
-        case Literal::Kind::kString:
-            return "STRING";
-        case Literal::Kind::kInteger:
-            return "INTEGER";
-        case Literal::Kind::kFloat:
-            return "FLOAT";
-        case Literal::Kind::kBoolean:
-            return "BOOLEAN";
-        case Literal::Kind::kUuid:
-            return "UUID";
-        case Literal::Kind::kHex:
-            return "HEX";
-        case Literal::Kind::kDuration:
-            return "DURATION";
-        default:
-            return "LITERAL";
-    }
 }
 
 bool type_assignable(const CqlType& to, const CqlType& from) {

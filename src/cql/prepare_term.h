@@ -29,10 +29,6 @@ struct BindContext {
 Result<TermPlan> prepare_term(const Term& term, const TypePtr& receiver, const std::string& name,
                               BindContext* ctx);
 
-// The text Cassandra uses for a literal kind in error messages: STRING,
-// INTEGER, FLOAT, BOOLEAN, UUID, HEX, DURATION.
-const char* literal_kind_name(Literal::Kind kind);
-
 // Whether a value of type `from` may be stored where `to` is expected
 // (identical types, or text/varchar spellings of the same type).
 bool type_assignable(const CqlType& to, const CqlType& from);
