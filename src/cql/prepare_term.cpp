@@ -20,21 +20,6 @@ bool is_scalar_literal(Literal::Kind k) {
     }
 }
 
-const char* collection_literal_name(Literal::Kind k) {
-    switch (k) {
-        case Literal::Kind::kList:
-            return "list";
-        case Literal::Kind::kSet:
-            return "set";
-        case Literal::Kind::kMap:
-            return "map";
-        case Literal::Kind::kTuple:
-            return "tuple";
-        default:
-            return "user type";
-    }
-}
-
 bool literal_fits_kind(Literal::Kind lit, const CqlType& t) {
     switch (lit) {
         case Literal::Kind::kList:
@@ -106,7 +91,8 @@ Result<TermPlan> prepare_literal(const Literal& lit, const TypePtr& receiver,
         return TermPlan::constant_of(receiver, std::move(v).value());
     }
     if (!literal_fits_kind(lit.kind, *receiver)) {
-        return Status::invalid(std::string("Invalid ") + collection_literal_name(lit.kind) +
+        return Status::invalid(std::string("Invalid ") +
+                               std::string(literals::literal_kind_name(lit.kind)) +
                                " literal for " + name + " of type " + receiver->cql_name());
     }
     auto v = value_from_literal(*receiver, lit);
@@ -155,7 +141,7 @@ Result<TermPlan> prepare_function(const FunctionCall& call, const TypePtr& recei
 Result<TermPlan> prepare_collection(const CollectionTerm& c, const TypePtr& receiver,
                                     const std::string& name, BindContext* ctx) {
     if (!literal_fits_kind(c.kind, *receiver)) {
-        return Status::invalid(std::string("Invalid ") + collection_literal_name(c.kind) +
+        return Status::invalid("Invalid " + std::string(literals::literal_kind_name(c.kind)) +
                                " literal for " + name + " of type " + receiver->cql_name());
     }
     TermPlan t;
