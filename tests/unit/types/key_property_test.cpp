@@ -116,14 +116,7 @@ void check_type(const TypePtr& type, uint64_t seed) {
 }
 
 std::vector<TypePtr> key_types() {
-    std::vector<TypePtr> out;
-    for (TypeKind k : {TypeKind::kTinyint, TypeKind::kSmallint, TypeKind::kInt, TypeKind::kBigint,
-                       TypeKind::kTimestamp, TypeKind::kDate, TypeKind::kTime, TypeKind::kBoolean,
-                       TypeKind::kFloat, TypeKind::kDouble, TypeKind::kVarint, TypeKind::kDecimal,
-                       TypeKind::kAscii, TypeKind::kVarchar, TypeKind::kBlob, TypeKind::kUuid,
-                       TypeKind::kTimeuuid, TypeKind::kInet, TypeKind::kDuration}) {
-        out.push_back(native_type(k));
-    }
+    std::vector<TypePtr> out = scalar_types();
     auto i = native_type(TypeKind::kInt);
     auto txt = native_type(TypeKind::kVarchar);
     out.push_back(list_type(i, true));

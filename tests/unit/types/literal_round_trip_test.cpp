@@ -150,14 +150,7 @@ bool has_float(const CqlType& t) {
 }
 
 std::vector<TypePtr> literal_types() {
-    std::vector<TypePtr> out;
-    for (TypeKind k : {TypeKind::kTinyint, TypeKind::kSmallint, TypeKind::kInt, TypeKind::kBigint,
-                       TypeKind::kTimestamp, TypeKind::kDate, TypeKind::kTime, TypeKind::kBoolean,
-                       TypeKind::kFloat, TypeKind::kDouble, TypeKind::kVarint, TypeKind::kDecimal,
-                       TypeKind::kAscii, TypeKind::kVarchar, TypeKind::kBlob, TypeKind::kUuid,
-                       TypeKind::kTimeuuid, TypeKind::kInet, TypeKind::kDuration}) {
-        out.push_back(native_type(k));
-    }
+    std::vector<TypePtr> out = scalar_types();
     auto i = native_type(TypeKind::kInt);
     auto txt = native_type(TypeKind::kVarchar);
     out.push_back(list_type(txt, false));

@@ -13,6 +13,19 @@
 
 namespace tessel::testing {
 
+// Every non-collection type that can stand in a key or a literal (not counter).
+inline std::vector<TypePtr> scalar_types() {
+    std::vector<TypePtr> out;
+    for (TypeKind k : {TypeKind::kTinyint, TypeKind::kSmallint, TypeKind::kInt, TypeKind::kBigint,
+                       TypeKind::kTimestamp, TypeKind::kDate, TypeKind::kTime, TypeKind::kBoolean,
+                       TypeKind::kFloat, TypeKind::kDouble, TypeKind::kVarint, TypeKind::kDecimal,
+                       TypeKind::kAscii, TypeKind::kVarchar, TypeKind::kBlob, TypeKind::kUuid,
+                       TypeKind::kTimeuuid, TypeKind::kInet, TypeKind::kDuration}) {
+        out.push_back(native_type(k));
+    }
+    return out;
+}
+
 inline TypePtr T(TypeKind k) {
     return native_type(k);
 }
