@@ -9,42 +9,27 @@ Prints a closing "N passed, N failed" line; exit status 1 on any failure.
 import datetime
 import decimal
 import ipaddress
-import os
 import sys
 import time
 import unittest
 import uuid
 
 from cassandra import AlreadyExists, InvalidRequest, ProtocolVersion
-from cassandra.cluster import Cluster
 from cassandra.concurrent import execute_concurrent_with_args
 from cassandra.metadata import Murmur3Token
 from cassandra.query import BatchStatement, BatchType, SimpleStatement
 from cassandra.protocol import SyntaxException
 from cassandra.util import Date, Duration, Time
 
-HOST = os.environ.get("TESSEL_HOST", "127.0.0.1")
-PORT = int(os.environ.get("TESSEL_PORT", "9042"))
+from driver_env import connect_fresh_keyspace, new_cluster, run
+
 KS = "pydriver"
-
-
-def new_cluster(**kwargs):
-    # No protocol_version: the driver starts at DSE_V2 (0x42) and must be
-    # negotiated down to v4 by the server's version error.
-    return Cluster([HOST], port=PORT, connect_timeout=10, **kwargs)
 
 
 class DriverTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        cls.cluster = new_cluster()
-        cls.session = cls.cluster.connect()
-        cls.session.default_timeout = 30
-        cls.session.execute(f"DROP KEYSPACE IF EXISTS {KS}")
-        cls.session.execute(
-            f"CREATE KEYSPACE {KS} WITH replication = "
-            "{'class': 'SimpleStrategy', 'replication_factor': 1}")
-        cls.session.set_keyspace(KS)
+        cls.cluster, cls.session = connect_fresh_keyspace(KS)
 
     @classmethod
     def tearDownClass(cls):
@@ -327,16 +312,5 @@ class DriverTest(unittest.TestCase):
             other.shutdown()
 
 
-def main():
-    suite = unittest.defaultTestLoader.loadTestsFromTestCase(DriverTest)
-    if len(sys.argv) > 1:
-        suite = unittest.TestSuite(t for t in suite if any(a in t.id() for a in sys.argv[1:]))
-    result = unittest.TextTestRunner(verbosity=2).run(suite)
-    failed = len(result.failures) + len(result.errors)
-    passed = max(0, result.testsRun - failed - len(result.skipped))
-    print(f"{passed} passed, {failed} failed")
-    return 0 if failed == 0 and result.testsRun > 0 else 1
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run(DriverTest))

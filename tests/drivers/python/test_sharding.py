@@ -12,39 +12,26 @@ Run against a live server: TESSEL_HOST / TESSEL_PORT (default 127.0.0.1:9042).
 Prints a closing "N passed, N failed" line; exit status 1 on any failure.
 """
 
-import os
 import random
 import sys
 import unittest
 
 from cassandra import InvalidRequest
-from cassandra.cluster import Cluster
 from cassandra.concurrent import execute_concurrent_with_args
 from cassandra.metadata import Murmur3Token
 from cassandra.query import SimpleStatement
 
-HOST = os.environ.get("TESSEL_HOST", "127.0.0.1")
-PORT = int(os.environ.get("TESSEL_PORT", "9042"))
+from driver_env import connect_fresh_keyspace, new_cluster, run
+
 KS = "pysharding"
 DAY = "2024-06-01"
 ROWS = 2000
 
 
-def new_cluster(**kwargs):
-    return Cluster([HOST], port=PORT, connect_timeout=10, **kwargs)
-
-
 class WriteShardingTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        cls.cluster = new_cluster()
-        cls.session = cls.cluster.connect()
-        cls.session.default_timeout = 30
-        cls.session.execute(f"DROP KEYSPACE IF EXISTS {KS}")
-        cls.session.execute(
-            f"CREATE KEYSPACE {KS} WITH replication = "
-            "{'class': 'SimpleStrategy', 'replication_factor': 1}")
-        cls.session.set_keyspace(KS)
+        cls.cluster, cls.session = connect_fresh_keyspace(KS)
         s = cls.session
         s.execute("CREATE TABLE events_by_day (day text, id int, v text, "
                   "PRIMARY KEY (day, id)) "
@@ -182,16 +169,5 @@ class WriteShardingTest(unittest.TestCase):
         self.assertEqual(ins.bind([DAY, 0, "t"]).routing_key, DAY.encode())
 
 
-def main():
-    suite = unittest.defaultTestLoader.loadTestsFromTestCase(WriteShardingTest)
-    if len(sys.argv) > 1:
-        suite = unittest.TestSuite(t for t in suite if any(a in t.id() for a in sys.argv[1:]))
-    result = unittest.TextTestRunner(verbosity=2).run(suite)
-    failed = len(result.failures) + len(result.errors)
-    passed = max(0, result.testsRun - failed - len(result.skipped))
-    print(f"{passed} passed, {failed} failed")
-    return 0 if failed == 0 and result.testsRun > 0 else 1
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run(WriteShardingTest))
