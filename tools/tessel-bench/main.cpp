@@ -65,6 +65,12 @@ int main(int argc, char** argv) {
         ->group("Systems");
     app.add_option("--server-pid", c.server_pid, "tesseld pid, for widepartition RSS samples")
         ->group("Systems");
+    app.add_option("--before-phase", c.before_phase,
+                   "shell command run before each Tessel phase (TESSEL_BENCH_PHASE names it)")
+        ->group("Systems");
+    app.add_option("--after-phase", c.after_phase,
+                   "shell command run after each Tessel phase (TESSEL_BENCH_PHASE names it)")
+        ->group("Systems");
 
     auto& l = c.load;
     app.add_option("-w,--workloads", c.workloads, "kv,logistics,timeseries,hotday,widepartition")

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <memory>
 
 #include "cql_driver.h"
@@ -97,6 +98,14 @@ class Runner {
         r_.results.push_back(std::move(r));
     }
 
+    // Runs a --before-phase / --after-phase command for the phase `label`.
+    void hook(const std::string& command, const std::string& label) {
+        if (command.empty()) return;
+        ::setenv("TESSEL_BENCH_PHASE", label.c_str(), 1);
+        if (std::system(command.c_str()) != 0)
+            note("phase hook failed for " + label + ": " + command);
+    }
+
     LoadOptions options_for(const Phase& phase) const {
         LoadOptions o = c_.load;
         if (phase.fixed_ops > 0) {
@@ -130,10 +139,12 @@ class Runner {
                 std::string key = name + "." + phase.name;
                 if (synced_only && !contains(c_.sync_phases, key)) continue;
                 std::string label = system + " " + key;
+                hook(c_.before_phase, label);
                 Result<PhaseResult> r =
                     phase.paging_scan
                         ? (*sys)->run_paging_scan(phase, c_.server_pid, c_.load.progress)
                         : (*sys)->run_phase(phase, options_for(phase), label);
+                hook(c_.after_phase, label);
                 if (!r.is_ok()) {
                     note(label + ": " + r.status().message());
                     break;  // later phases read what this one wrote
@@ -154,7 +165,9 @@ class Runner {
         LoadOptions o = c_.load;
         o.rate = peak * c_.peak_fraction;
         std::string label = system + " kv." + paced.name;
+        hook(c_.before_phase, label);
         auto r = sys.run_phase(paced, o, label);
+        hook(c_.after_phase, label);
         if (!r.is_ok()) {
             note(label + ": " + r.status().message());
             return;

@@ -34,6 +34,10 @@ struct BenchConfig {
     // fixed rate (p99 at 70% of peak); 0 disables.
     double peak_fraction = 0.7;
     int server_pid = 0;  // tesseld's pid for the widepartition RSS samples
+    // Shell commands run before and after every Tessel phase, with
+    // TESSEL_BENCH_PHASE set to "SYSTEM WORKLOAD.PHASE" (e.g. to zero and dump
+    // a profiler's counters per phase, see bench/profile.sh).
+    std::string before_phase, after_phase;
     LoadOptions load;
     WorkloadOptions workload;
 };
