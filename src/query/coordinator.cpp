@@ -202,7 +202,15 @@ Result<std::vector<BoundValue>> Coordinator::bind(const cql::Plan& plan,
 
 Result<ResultSet> Coordinator::run(const cql::Plan& plan, const QueryOptions& options,
                                    std::string* keyspace) {
-    TESSEL_ASSIGN_OR_RETURN(auto values, bind(plan, options));
+    // Positional values of the right count are used in place; bind() copies
+    // only to reorder named values or to report a count mismatch.
+    std::vector<BoundValue> bound;
+    const std::vector<BoundValue>* in_place = &options.values;
+    if (options.named_values || options.values.size() != plan.bind_specs.size()) {
+        TESSEL_ASSIGN_OR_RETURN(bound, bind(plan, options));
+        in_place = &bound;
+    }
+    const std::vector<BoundValue>& values = *in_place;
     if (const auto* use = std::get_if<cql::UsePlan>(&plan.node)) return run_use(*use, keyspace);
     if (const auto* s = std::get_if<cql::SchemaPlan>(&plan.node)) return run_schema(*s, plan);
     if (const auto* s = std::get_if<cql::SelectPlan>(&plan.node)) {
@@ -266,7 +274,13 @@ Result<ResultSet> Coordinator::run_select(const cql::SelectPlan& s, const cql::P
                                           const std::vector<BoundValue>& values,
                                           const QueryOptions& options) {
     const cql::TableInfo& t = *s.table;
-    const std::string fp = fingerprint(plan, values);
+    // The fingerprint (a SHA-256) is only needed to check or sign a paging
+    // state, which most single-page reads never do.
+    std::string fp;
+    auto statement_fingerprint = [&]() -> const std::string& {
+        if (fp.empty()) fp = fingerprint(plan, values);
+        return fp;
+    };
     ReadRequest req;
     req.plan = &s;
     req.values = &values;
@@ -277,7 +291,9 @@ Result<ResultSet> Coordinator::run_select(const cql::SelectPlan& s, const cql::P
     if (!options.paging_state.empty()) {
         auto st = decode_paging_state(options.paging_state, options_.node_secret);
         if (!st.is_ok()) return invalid_paging_state();
-        if (st->table_id != t.id || st->fingerprint != fp) return invalid_paging_state();
+        if (st->table_id != t.id || st->fingerprint != statement_fingerprint()) {
+            return invalid_paging_state();
+        }
         req.resume = std::move(st).value();
     }
     if (s.reversed && options.page_size > 0) {
@@ -314,7 +330,7 @@ Result<ResultSet> Coordinator::run_select(const cql::SelectPlan& s, const cql::P
     rs.rows = std::move(page.rows);
     if (page.next) {
         page.next->table_id = t.id;
-        page.next->fingerprint = fp;
+        page.next->fingerprint = statement_fingerprint();
         rs.paging_state = encode_paging_state(*page.next, options_.node_secret);
     }
     return rs;

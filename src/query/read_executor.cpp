@@ -46,7 +46,7 @@ class Reader {
                 if (remaining_ != 0) page_.rows.push_back(std::move(row));
             }
         }
-        if (!has_more_) page_.next.reset();
+        if (has_more_) page_.next = std::move(last_);
         return std::move(page_);
     }
 
@@ -416,14 +416,14 @@ class Reader {
         ++partition_count_;
         const bool partition_limit_hit =
             per_partition_limit_ > 0 && partition_count_ >= per_partition_limit_;
-        PagingState next;
-        next.partition_key = key;
-        next.clustering = clustering;
-        next.partition_done = partition_done || partition_limit_hit;
-        next.remaining = remaining_ > 0 ? remaining_ - 1 : -1;
-        next.remaining_in_partition =
+        // Where the next page would start; it becomes the page's paging state
+        // only when a row is found beyond the page (assign reuses the buffers).
+        last_.partition_key.assign(key);
+        last_.clustering.assign(clustering);
+        last_.partition_done = partition_done || partition_limit_hit;
+        last_.remaining = remaining_ > 0 ? remaining_ - 1 : -1;
+        last_.remaining_in_partition =
             per_partition_limit_ > 0 ? per_partition_limit_ - partition_count_ : -1;
-        page_.next = std::move(next);
         if (remaining_ > 0 && --remaining_ == 0) return Flow::kStop;
         if ((page_size_ > 0 && static_cast<int64_t>(page_.rows.size()) >= page_size_) ||
             page_bytes_ >= req_.max_page_bytes) {
@@ -449,6 +449,7 @@ class Reader {
     size_t page_bytes_ = 0;
     bool page_full_ = false;
     bool has_more_ = false;
+    PagingState last_;  // position after the last row emitted
     bool merge_ = false;
     std::optional<int64_t> token_start_, token_end_;
     bool token_start_incl_ = true, token_end_incl_ = true;

@@ -32,13 +32,11 @@ bool get_varint(std::string_view* in, uint64_t* v) {
     return false;
 }
 
-std::string encode_stats(const PartitionStats& s) {
-    std::string out;
-    put_varint(&out, s.bytes_written);
-    put_varint(&out, s.row_writes);
-    put_varint(&out, s.tombstones_written);
-    put_varint(&out, static_cast<uint64_t>(s.last_write_time));
-    return out;
+void encode_stats(const PartitionStats& s, std::string* out) {
+    put_varint(out, s.bytes_written);
+    put_varint(out, s.row_writes);
+    put_varint(out, s.tombstones_written);
+    put_varint(out, static_cast<uint64_t>(s.last_write_time));
 }
 
 bool decode_stats(std::string_view in, PartitionStats* s) {
@@ -73,7 +71,8 @@ class StatsMergeOperator : public rocksdb::AssociativeMergeOperator {
         if (existing && !decode_stats({existing->data(), existing->size()}, &acc)) return false;
         if (!decode_stats({value.data(), value.size()}, &delta)) return false;
         acc.add(delta);
-        *new_value = encode_stats(acc);
+        new_value->clear();
+        encode_stats(acc, new_value);
         return true;
     }
     const char* Name() const override { return "TesselPartitionStatsAdd"; }
@@ -129,9 +128,22 @@ Result<PartitionStats> PartitionStatsTracker::get(std::string_view table_id, std
 
 Status PartitionStatsTracker::flush_shard(Shard& shard) {
     if (shard.pending.empty()) return Status::ok();
+    // In key order: the memtable then inserts each key next to the previous
+    // one instead of searching its skip list from the top (the pending map
+    // is a hash map, and a flush can hold every partition written lately).
+    std::vector<const std::pair<const std::string, PartitionStats>*> sorted;
+    sorted.reserve(shard.pending.size());
+    for (const auto& entry : shard.pending)
+        sorted.push_back(&entry);
+    std::sort(sorted.begin(), sorted.end(),
+              [](const auto* a, const auto* b) { return a->first < b->first; });
     rocksdb::WriteBatch batch;
-    for (const auto& [key, delta] : shard.pending)
-        batch.Merge(cf_, key, encode_stats(delta));
+    std::string value;
+    for (const auto* entry : sorted) {
+        value.clear();
+        encode_stats(entry->second, &value);
+        batch.Merge(cf_, entry->first, value);
+    }
     auto s = db_->Write(rocksdb::WriteOptions(), &batch);
     if (!s.ok()) return Status::server("Failed to persist partition statistics: " + s.ToString());
     shard.pending.clear();
