@@ -326,17 +326,6 @@ class WhereBuilder {
             return Status::invalid(std::string(op_text(r.op)) +
                                    " is not supported by multi-column relations");
         }
-        // A tuple slice compares values in their natural order; over columns
-        // stored in different directions it is several storage ranges, which
-        // the read path does not build yet. Refuse rather than return wrong rows.
-        for (auto* c : cols) {
-            if (c->descending != cols[0]->descending) {
-                return Status::invalid(
-                    "Multi-column slice restrictions over clustering columns of mixed ASC/DESC "
-                    "order are not supported yet: " +
-                    multi_text(r));
-            }
-        }
         std::optional<TermPlan> marker;
         TESSEL_ASSIGN_OR_RETURN(auto vals, tuple_terms(*r.value, cols, &marker, ctx_));
         SliceBound b;

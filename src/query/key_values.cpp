@@ -166,57 +166,124 @@ Result<std::vector<std::vector<std::string>>> clustering_prefix_values(
     return cartesian(parts);
 }
 
-Result<std::optional<storage::ClusteringBound>> slice_bound(const cql::SliceBound& b, int first,
-                                                            const cql::TableInfo& table,
-                                                            const KeyLayout& layout,
-                                                            const std::string& prefix,
-                                                            const std::vector<BoundValue>& values) {
+Result<std::optional<std::vector<std::string>>> slice_values(
+    const cql::SliceBound& b, int first, const cql::TableInfo& table,
+    const std::vector<BoundValue>& values) {
+    using Out = std::optional<std::vector<std::string>>;
     std::vector<std::string> vals;
     const auto names = names_of(table, false, first, b.width);
     if (b.tuple_marker) {
         TESSEL_ASSIGN_OR_RETURN(auto v, evaluate(*b.tuple_marker, values));
-        if (v.is_unset()) return std::optional<storage::ClusteringBound>();
+        if (v.is_unset()) return Out();
         if (!v.is_value()) return null_error(names, false);
         TESSEL_ASSIGN_OR_RETURN(vals, split_tuple(v.bytes, b.width, names));
     } else {
         for (size_t i = 0; i < b.values.size(); ++i) {
             TESSEL_ASSIGN_OR_RETURN(auto v, evaluate(b.values[i], values));
-            if (v.is_unset()) return std::optional<storage::ClusteringBound>();
+            if (v.is_unset()) return Out();
             if (!v.is_value()) return null_error({names[i]}, false);
             vals.push_back(std::move(v.bytes));
         }
     }
-    storage::ClusteringBound out{prefix, b.inclusive};
-    for (size_t i = 0; i < vals.size(); ++i)
-        append_clustering(layout, first + i, vals[i], &out.prefix);
-    return std::optional<storage::ClusteringBound>(std::move(out));
+    return Out(std::move(vals));
 }
+
+namespace {
+
+using storage::ClusteringInterval;
+
+// Every row under `prefix`.
+ClusteringInterval whole(const std::string& prefix) {
+    return {prefix, storage::prefix_successor(prefix), false};
+}
+
+// The rows under `p` whose next column is greater (or less), in the
+// column's natural order, than the value encoded at the end of `pv`. A DESC
+// column stores larger values first, so "greater" lies before pv in storage.
+ClusteringInterval column_side(const std::string& p, const std::string& pv, bool greater,
+                               bool descending) {
+    if (greater == descending) return {p, pv, p >= pv};
+    auto lo = storage::prefix_successor(pv);
+    if (!lo) return {"", std::nullopt, true};
+    auto hi = storage::prefix_successor(p);
+    return {*lo, hi, hi && *lo >= *hi};
+}
+
+// One side of a slice as storage intervals. (c1, ..., cn) > (v1, ..., vn)
+// compares in natural order: c1 > v1, or c1 = v1 and c2 > v2, ... (and all
+// equal when inclusive). Each alternative is one interval in storage, and
+// over columns of mixed ASC/DESC order they are not adjacent, so the side
+// is a sorted list of disjoint intervals.
+std::vector<ClusteringInterval> slice_side(const std::vector<std::string>& vals, int first,
+                                           bool greater, bool inclusive,
+                                           const cql::TableInfo& table, const KeyLayout& layout,
+                                           const std::string& prefix) {
+    std::vector<ClusteringInterval> out;
+    std::string p = prefix;
+    for (size_t i = 0; i < vals.size(); ++i) {
+        std::string pv = p;
+        append_clustering(layout, first + i, vals[i], &pv);
+        out.push_back(column_side(p, pv, greater, table.ck(first + i).descending));
+        p = std::move(pv);
+    }
+    if (inclusive) out.push_back(whole(p));
+    std::erase_if(out, [](const ClusteringInterval& iv) { return iv.empty; });
+    std::sort(out.begin(), out.end(),
+              [](const ClusteringInterval& a, const ClusteringInterval& b) { return a.lo < b.lo; });
+    return out;
+}
+
+// True when `a` ends before `b` (nullopt: unbounded).
+bool ends_before(const std::optional<std::string>& a, const std::optional<std::string>& b) {
+    return a && (!b || *a < *b);
+}
+
+// The intersection of two sorted lists of disjoint intervals.
+std::vector<ClusteringInterval> intersect(const std::vector<ClusteringInterval>& a,
+                                          const std::vector<ClusteringInterval>& b) {
+    std::vector<ClusteringInterval> out;
+    size_t i = 0, j = 0;
+    while (i < a.size() && j < b.size()) {
+        ClusteringInterval iv;
+        iv.lo = std::max(a[i].lo, b[j].lo);
+        iv.hi = ends_before(a[i].hi, b[j].hi) ? a[i].hi : b[j].hi;
+        if (!iv.hi || iv.lo < *iv.hi) out.push_back(iv);
+        if (ends_before(a[i].hi, b[j].hi)) {
+            ++i;
+        } else {
+            ++j;
+        }
+    }
+    return out;
+}
+
+}  // namespace
 
 Result<std::vector<storage::ClusteringInterval>> clustering_intervals(
     const cql::WherePlan& where, const cql::TableInfo& table, const KeyLayout& layout,
     const std::vector<BoundValue>& values) {
     TESSEL_ASSIGN_OR_RETURN(auto prefixes, clustering_prefix_values(where, table, values));
+    const int col = where.slice_first_column;
+    std::optional<std::vector<std::string>> start, end;
+    if (col >= 0 && where.slice_start) {
+        TESSEL_ASSIGN_OR_RETURN(start, slice_values(*where.slice_start, col, table, values));
+    }
+    if (col >= 0 && where.slice_end) {
+        TESSEL_ASSIGN_OR_RETURN(end, slice_values(*where.slice_end, col, table, values));
+    }
     std::vector<storage::ClusteringInterval> out;
     for (const auto& p : prefixes) {
         const std::string enc = encode_clustering(layout, p);
-        storage::ClusteringBound start{enc, true}, end{enc, true};
-        if (where.slice_first_column >= 0) {
-            const int col = where.slice_first_column;
-            // A DESC column stores larger values first: its lower bound ends the slice.
-            const bool desc = table.ck(col).descending;
-            if (where.slice_start) {
-                TESSEL_ASSIGN_OR_RETURN(
-                    auto b, slice_bound(*where.slice_start, col, table, layout, enc, values));
-                if (b) (desc ? end : start) = *b;
-            }
-            if (where.slice_end) {
-                TESSEL_ASSIGN_OR_RETURN(
-                    auto b, slice_bound(*where.slice_end, col, table, layout, enc, values));
-                if (b) (desc ? start : end) = *b;
-            }
+        std::vector<ClusteringInterval> ivs{whole(enc)};
+        if (start) {
+            ivs = intersect(ivs, slice_side(*start, col, true, where.slice_start->inclusive, table,
+                                            layout, enc));
         }
-        auto interval = storage::to_interval(start, end);
-        if (!interval.empty) out.push_back(std::move(interval));
+        if (end) {
+            ivs = intersect(
+                ivs, slice_side(*end, col, false, where.slice_end->inclusive, table, layout, enc));
+        }
+        out.insert(out.end(), ivs.begin(), ivs.end());
     }
     std::sort(out.begin(), out.end(),
               [](const storage::ClusteringInterval& a, const storage::ClusteringInterval& b) {

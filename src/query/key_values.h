@@ -7,9 +7,9 @@
 #include <vector>
 
 #include "cql/plan.h"
-#include "tessel/database.h"
 #include "query/key_codec.h"
 #include "storage/clustering_range.h"
+#include "tessel/database.h"
 
 namespace tessel::query {
 
@@ -40,14 +40,12 @@ Result<std::vector<storage::ClusteringInterval>> clustering_intervals(
 storage::ClusteringBound interval_start(const storage::ClusteringInterval& i);
 storage::ClusteringBound interval_end(const storage::ClusteringInterval& i);
 
-// A bound of a slice over clustering columns starting at `first`: the
-// encoded bytes of its values appended to `prefix`. Empty when the bound
-// holds an unset value (the side is then unbounded).
-Result<std::optional<storage::ClusteringBound>> slice_bound(const cql::SliceBound& b, int first,
-                                                            const cql::TableInfo& table,
-                                                            const KeyLayout& layout,
-                                                            const std::string& prefix,
-                                                            const std::vector<BoundValue>& values);
+// The values of one side of a slice over clustering columns starting at
+// `first`; empty when the bound holds an unset value (the side is then
+// unbounded).
+Result<std::optional<std::vector<std::string>>> slice_values(const cql::SliceBound& b, int first,
+                                                             const cql::TableInfo& table,
+                                                             const std::vector<BoundValue>& values);
 
 // Values of one restriction: each alternative has kv.width values.
 Result<std::vector<std::vector<std::string>>> evaluate_key_values(
