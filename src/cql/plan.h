@@ -10,9 +10,9 @@
 #include <vector>
 
 #include "cql/ast.h"
-#include "tessel/database.h"
 #include "cql/plan_table.h"
 #include "cql/plan_term.h"
+#include "tessel/database.h"
 
 namespace tessel::cql {
 
@@ -112,7 +112,7 @@ struct SelectPlan {
     bool json = false;
     bool reversed = false;     // ORDER BY opposite to the clustering order
     bool order_by = false;     // ORDER BY written (IN queries then sort across partitions)
-    bool aggregate = false;    // some selector aggregates
+    bool aggregate = false;    // some selector aggregates, or GROUP BY
     int group_by_columns = 0;  // primary-key prefix length of GROUP BY
     std::optional<TermPlan> limit;
     std::optional<TermPlan> per_partition_limit;

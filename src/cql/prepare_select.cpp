@@ -418,7 +418,12 @@ Result<SelectPlan> prepare_select(const SelectStatement& sel, const TablePtr& ta
         TESSEL_RETURN_IF_ERROR(check_distinct(t, &plan));
         plan.static_only = true;
     }
-    if (!sel.group_by.empty()) TESSEL_RETURN_IF_ERROR(check_group_by(sel, t, &plan));
+    if (!sel.group_by.empty()) {
+        TESSEL_RETURN_IF_ERROR(check_group_by(sel, t, &plan));
+        // Without aggregate functions GROUP BY still returns one row per
+        // group (its first row), as Cassandra does.
+        plan.aggregate = true;
+    }
     if (sel.per_partition_limit) {
         TESSEL_ASSIGN_OR_RETURN(auto l,
                                 prepare_term(*sel.per_partition_limit, native_type(TypeKind::kInt),

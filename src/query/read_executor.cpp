@@ -104,7 +104,8 @@ class Reader {
             }
             filters_.push_back(std::move(fv));
         }
-        if (!plan_.aggregate) page_size_ = req_.page_size;
+        // An aggregate without GROUP BY is one row: never paged.
+        if (!plan_.aggregate || plan_.group_by_columns > 0) page_size_ = req_.page_size;
         return Status::ok();
     }
 
@@ -387,15 +388,7 @@ class Reader {
 
     Result<Flow> emit(const RowView& v, const std::string& key, const std::string& clustering,
                       bool partition_done) {
-        if (plan_.aggregate) {
-            if (selection_.starts_new_group(v)) {
-                TESSEL_ASSIGN_OR_RETURN(auto row, selection_.flush());
-                page_.rows.push_back(std::move(row));
-                if (remaining_ > 0 && --remaining_ == 0) return Flow::kStop;
-            }
-            TESSEL_RETURN_IF_ERROR(selection_.add(v));
-            return Flow::kContinue;
-        }
+        if (plan_.aggregate) return emit_grouped(v, key, clustering, partition_done);
         if (merge_) {
             TESSEL_ASSIGN_OR_RETURN(auto row, selection_.project(v));
             merged_.emplace_back(clustering, std::move(row));
@@ -432,6 +425,48 @@ class Reader {
         return partition_limit_hit || partition_done ? Flow::kNextPartition : Flow::kContinue;
     }
 
+    // Aggregates: a group ends at the first row of the next group. With
+    // GROUP BY, LIMIT, PER PARTITION LIMIT and the page size count groups; a
+    // page ends after a finished group, its paging state at the group's last
+    // row, so the next page starts with the next group.
+    Result<Flow> emit_grouped(const RowView& v, const std::string& key,
+                              const std::string& clustering, bool partition_done) {
+        const bool grouped = plan_.group_by_columns > 0;
+        const bool starts_group = !selection_.has_rows() || selection_.starts_new_group(v);
+        if (grouped && starts_group) {
+            if (per_partition_limit_ > 0 && partition_count_ >= per_partition_limit_) {
+                return Flow::kNextPartition;
+            }
+            if (selection_.has_rows()) {
+                TESSEL_ASSIGN_OR_RETURN(auto row, selection_.flush());
+                for (const auto& c : row)
+                    page_bytes_ += c ? c->size() + 4 : 4;
+                page_.rows.push_back(std::move(row));
+                if (remaining_ > 0 && --remaining_ == 0) return Flow::kStop;
+                if ((page_size_ > 0 && static_cast<int64_t>(page_.rows.size()) >= page_size_) ||
+                    page_bytes_ >= req_.max_page_bytes) {
+                    // This row begins a group beyond the page.
+                    page_.next = std::move(group_end_);
+                    page_.next->remaining = remaining_;
+                    has_more_ = true;
+                    return Flow::kStop;
+                }
+            }
+            ++partition_count_;
+        }
+        TESSEL_RETURN_IF_ERROR(selection_.add(v));
+        if (grouped) {
+            PagingState at;
+            at.partition_key = key;
+            at.clustering = clustering;
+            at.partition_done = partition_done;
+            at.remaining_in_partition =
+                per_partition_limit_ > 0 ? per_partition_limit_ - partition_count_ : -1;
+            group_end_ = std::move(at);
+        }
+        return partition_done ? Flow::kNextPartition : Flow::kContinue;
+    }
+
     TableSource& src_;
     const ReadRequest& req_;
     const cql::SelectPlan& plan_;
@@ -454,6 +489,7 @@ class Reader {
     std::optional<int64_t> token_start_, token_end_;
     bool token_start_incl_ = true, token_end_incl_ = true;
     std::vector<std::pair<std::string, OutRow>> merged_;
+    std::optional<PagingState> group_end_;  // the last row added to the open group
     ReadPage page_;
 };
 
@@ -462,6 +498,31 @@ class Reader {
 Result<ReadPage> execute_read(TableSource& source, const ReadRequest& request) {
     Reader r(source, request);
     return r.run();
+}
+
+std::string columns_digest(const std::vector<ColumnSpec>& columns) {
+    Fingerprint f;
+    for (const auto& c : columns) {
+        f.add(c.name);
+        f.add(c.type ? c.type->cql_name() : std::string());
+    }
+    return f.finish().substr(0, 8);
+}
+
+Status check_resume(const PagingState& state, const cql::TableInfo& table,
+                    const std::string& fingerprint, const std::string& columns) {
+    if (state.table_id != table.id || state.fingerprint != fingerprint) {
+        return Status::invalid("Invalid paging state");
+    }
+    // The rows of a page are positioned by primary key, which no ALTER
+    // changes; but the columns a page carries must be the ones the client was
+    // told about on the first page.
+    if (state.columns != columns) {
+        return Status::invalid("Table " + table.keyspace + "." + table.name +
+                               " was altered since the previous page (its result columns "
+                               "changed); run the query again from the first page");
+    }
+    return Status::ok();
 }
 
 }  // namespace tessel::query

@@ -135,7 +135,9 @@ bool Shell::run_statement(const std::string& text, std::istream& in) {
         }
     }
     if (run_shell_command(statement)) return true;
-    auto result = backend_.execute(statement, options_.page_size, "");
+    // PAGING OFF asks for unpaged results, as cqlsh does.
+    const int32_t page_size = paging_enabled_ ? options_.page_size : -1;
+    auto result = backend_.execute(statement, page_size, "");
     if (!result) {
         out_ << format_error(result.status()) << "\n";
         if (options_.echo) out_ << "\n";
@@ -173,7 +175,8 @@ void Shell::print_rows(const std::string& statement, ResultSet rs, std::istream&
             std::string dummy;
             if (!std::getline(in, dummy)) break;
         }
-        auto next = backend_.execute(statement, options_.page_size, rs.paging_state);
+        auto next =
+            backend_.execute(statement, paging_enabled_ ? options_.page_size : -1, rs.paging_state);
         if (!next) {
             out_ << format_error(next.status()) << "\n";
             return;
