@@ -287,6 +287,7 @@ void paging_states() {
     s.table_id =
         std::string("\x11\x22\x33\x44\x55\x66\x77\x88\x99\xaa\xbb\xcc\xdd\xee\xff\x00", 16);
     s.fingerprint = std::string(32, '\x5a');
+    s.columns = std::string("\x01\x23\x45\x67\x89\xab\xcd\xef", 8);
     s.partition_key = std::string("\x00\x00\x00\x2a", 4);
     s.clustering = "\x01\x80\x00\x00\x07";
     s.remaining = 100;

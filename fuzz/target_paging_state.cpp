@@ -12,7 +12,7 @@ constexpr std::string_view kSecret = "fuzz-node-secret-0123456789abcdef";
 constexpr size_t kMacSize = 32;
 
 bool same(const query::PagingState& a, const query::PagingState& b) {
-    return a.table_id == b.table_id && a.fingerprint == b.fingerprint &&
+    return a.table_id == b.table_id && a.fingerprint == b.fingerprint && a.columns == b.columns &&
            a.partition_key == b.partition_key && a.clustering == b.clustering &&
            a.partition_done == b.partition_done && a.remaining == b.remaining &&
            a.remaining_in_partition == b.remaining_in_partition;

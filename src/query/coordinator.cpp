@@ -291,9 +291,8 @@ Result<ResultSet> Coordinator::run_select(const cql::SelectPlan& s, const cql::P
     if (!options.paging_state.empty()) {
         auto st = decode_paging_state(options.paging_state, options_.node_secret);
         if (!st.is_ok()) return invalid_paging_state();
-        if (st->table_id != t.id || st->fingerprint != statement_fingerprint()) {
-            return invalid_paging_state();
-        }
+        TESSEL_RETURN_IF_ERROR(
+            check_resume(*st, t, statement_fingerprint(), columns_digest(plan.result_columns)));
         req.resume = std::move(st).value();
     }
     if (s.reversed && options.page_size > 0) {
@@ -331,6 +330,7 @@ Result<ResultSet> Coordinator::run_select(const cql::SelectPlan& s, const cql::P
     if (page.next) {
         page.next->table_id = t.id;
         page.next->fingerprint = statement_fingerprint();
+        page.next->columns = columns_digest(plan.result_columns);
         rs.paging_state = encode_paging_state(*page.next, options_.node_secret);
     }
     return rs;

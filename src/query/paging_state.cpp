@@ -9,7 +9,7 @@
 namespace tessel::query {
 namespace {
 
-constexpr uint8_t kVersion = 1;
+constexpr uint8_t kVersion = 2;  // 2: result columns digest
 constexpr size_t kMacSize = 32;
 
 void put_u32(std::string* out, uint32_t v) {
@@ -77,6 +77,7 @@ std::string encode_paging_state(const PagingState& s, std::string_view secret) {
     out.push_back(static_cast<char>(kVersion));
     put_bytes(&out, s.table_id);
     put_bytes(&out, s.fingerprint);
+    put_bytes(&out, s.columns);
     put_bytes(&out, s.partition_key);
     put_bytes(&out, s.clustering);
     out.push_back(s.partition_done ? 1 : 0);
@@ -98,6 +99,7 @@ Result<PagingState> decode_paging_state(std::string_view bytes, std::string_view
     PagingState s;
     s.table_id = r.bytes();
     s.fingerprint = r.bytes();
+    s.columns = r.bytes();
     s.partition_key = r.bytes();
     s.clustering = r.bytes();
     s.partition_done = r.take(1) != 0;

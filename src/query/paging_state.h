@@ -18,8 +18,12 @@
 namespace tessel::query {
 
 struct PagingState {
-    std::string table_id;       // the table's identity (opaque bytes)
-    std::string fingerprint;    // query_fingerprint() of the statement and its values
+    std::string table_id;     // the table's identity (opaque bytes)
+    std::string fingerprint;  // query_fingerprint() of the statement and its values
+    // columns_digest() of the result columns the first page had: a page after
+    // an ALTER TABLE that changed them is refused rather than sent with
+    // columns the client's metadata does not describe.
+    std::string columns;
     std::string partition_key;  // physical key of the partition of the last row
     std::string clustering;     // clustering of the last row (empty: static-only row)
     // The last partition is finished: resume at the partition after it.

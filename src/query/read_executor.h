@@ -9,11 +9,11 @@
 #include <vector>
 
 #include "cql/plan.h"
-#include "tessel/database.h"
 #include "query/observer.h"
 #include "query/paging_state.h"
 #include "query/selection.h"
 #include "query/table_source.h"
+#include "tessel/database.h"
 
 namespace tessel::query {
 
@@ -36,5 +36,12 @@ struct ReadPage {
 };
 
 Result<ReadPage> execute_read(TableSource& source, const ReadRequest& request);
+
+// A short digest of result columns (names and types), for PagingState::columns.
+std::string columns_digest(const std::vector<ColumnSpec>& columns);
+
+// Checks a client's paging state against the query it is sent with.
+Status check_resume(const PagingState& state, const cql::TableInfo& table,
+                    const std::string& fingerprint, const std::string& columns);
 
 }  // namespace tessel::query

@@ -12,6 +12,7 @@ PagingState sample() {
     f.add("SELECT * FROM t");
     f.add_int(3);
     s.fingerprint = f.finish();
+    s.columns = "cols-v1";
     s.partition_key = std::string("\x80\x00\x01\x02", 4);
     s.clustering = "ck";
     s.partition_done = true;
@@ -27,6 +28,7 @@ TEST(PagingState, RoundTrips) {
     ASSERT_TRUE(back.is_ok());
     EXPECT_EQ(back->table_id, "table-1");
     EXPECT_EQ(back->fingerprint, sample().fingerprint);
+    EXPECT_EQ(back->columns, "cols-v1");
     EXPECT_EQ(back->partition_key, sample().partition_key);
     EXPECT_EQ(back->clustering, "ck");
     EXPECT_TRUE(back->partition_done);
