@@ -446,8 +446,8 @@ class Reader {
                 if ((page_size_ > 0 && static_cast<int64_t>(page_.rows.size()) >= page_size_) ||
                     page_bytes_ >= req_.max_page_bytes) {
                     // This row begins a group beyond the page.
-                    page_.next = std::move(group_end_);
-                    page_.next->remaining = remaining_;
+                    last_ = std::move(group_end_);
+                    last_.remaining = remaining_;
                     has_more_ = true;
                     return Flow::kStop;
                 }
@@ -456,13 +456,11 @@ class Reader {
         }
         TESSEL_RETURN_IF_ERROR(selection_.add(v));
         if (grouped) {
-            PagingState at;
-            at.partition_key = key;
-            at.clustering = clustering;
-            at.partition_done = partition_done;
-            at.remaining_in_partition =
+            group_end_.partition_key.assign(key);
+            group_end_.clustering.assign(clustering);
+            group_end_.partition_done = partition_done;
+            group_end_.remaining_in_partition =
                 per_partition_limit_ > 0 ? per_partition_limit_ - partition_count_ : -1;
-            group_end_ = std::move(at);
         }
         return partition_done ? Flow::kNextPartition : Flow::kContinue;
     }
@@ -489,7 +487,7 @@ class Reader {
     std::optional<int64_t> token_start_, token_end_;
     bool token_start_incl_ = true, token_end_incl_ = true;
     std::vector<std::pair<std::string, OutRow>> merged_;
-    std::optional<PagingState> group_end_;  // the last row added to the open group
+    PagingState group_end_;  // position of the last row added to the open group
     ReadPage page_;
 };
 
