@@ -38,6 +38,12 @@ struct DatabaseOptions {
     // What system.local reports as this node's client address and port.
     std::string rpc_address = "127.0.0.1";
     int native_port = 9042;
+    // Who gets in: AllowAllAuthenticator (no login) or PasswordAuthenticator;
+    // what they may do: AllowAllAuthorizer or CassandraAuthorizer (short or
+    // org.apache.cassandra.auth.* names). Sessions of the embedded API itself
+    // (new_session()) always act with full rights.
+    std::string authenticator = "AllowAllAuthenticator";
+    std::string authorizer = "AllowAllAuthorizer";
 };
 
 // A bound value as a client sends it.
@@ -120,6 +126,18 @@ public:
     static Result<std::unique_ptr<Database>> open(const DatabaseOptions& options);
 
     virtual std::unique_ptr<Session> new_session() = 0;
+
+    // True with PasswordAuthenticator: network clients must log in.
+    virtual bool requires_login() const { return false; }
+    // A session acting as `username` once its password checks out;
+    // Bad_credentials "Provided username x and/or password are incorrect"
+    // otherwise. The password check is deliberately slow (a salted KDF).
+    virtual Result<std::unique_ptr<Session>> login(std::string_view username,
+                                                   std::string_view password) {
+        (void)username;
+        (void)password;
+        return Status(ErrorCode::kBadCredentials, "Authentication is not enabled");
+    }
 
     // Called after every successful schema change, from the thread that made it,
     // before the statement's result is returned. Returns a subscription id.

@@ -4,6 +4,32 @@
 #include <type_traits>
 
 namespace tessel::cql {
+namespace {
+
+const char* auth_statement_kind_name(const AuthStatement& s) {
+    using K = AuthStatement::Kind;
+    switch (s.kind) {
+        case K::kCreateRole:
+            return s.user_syntax ? "CREATE USER" : "CREATE ROLE";
+        case K::kAlterRole:
+            return s.user_syntax ? "ALTER USER" : "ALTER ROLE";
+        case K::kDropRole:
+            return s.user_syntax ? "DROP USER" : "DROP ROLE";
+        case K::kListRoles:
+            return s.user_syntax ? "LIST USERS" : "LIST ROLES";
+        case K::kGrantRole:
+        case K::kGrantPermission:
+            return "GRANT";
+        case K::kRevokeRole:
+        case K::kRevokePermission:
+            return "REVOKE";
+        case K::kListPermissions:
+            break;
+    }
+    return "LIST PERMISSIONS";
+}
+
+}  // namespace
 
 const char* statement_kind_name(const Statement& statement) {
     return std::visit(
@@ -41,6 +67,8 @@ const char* statement_kind_name(const Statement& statement) {
                 return "BATCH";
             else if constexpr (std::is_same_v<T, SelectStatement>)
                 return "SELECT";
+            else if constexpr (std::is_same_v<T, AuthStatement>)
+                return auth_statement_kind_name(s);
             else
                 return "DESCRIBE";
         },

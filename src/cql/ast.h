@@ -19,6 +19,7 @@
 #include <variant>
 #include <vector>
 
+#include "cql/ast_auth.h"
 #include "types/literal.h"
 
 namespace tessel::cql {
@@ -444,7 +445,7 @@ using StatementNode =
                  DropKeyspaceStatement, CreateTableStatement, AlterTableStatement,
                  DropTableStatement, TruncateStatement, CreateTypeStatement, AlterTypeStatement,
                  DropTypeStatement, InsertStatement, UpdateStatement, DeleteStatement,
-                 BatchStatement, SelectStatement, DescribeStatement>;
+                 BatchStatement, SelectStatement, DescribeStatement, AuthStatement>;
 
 struct Statement {
     StatementNode node;

@@ -237,8 +237,7 @@ Result<Statement> Parser::statement() {
     } else if (first.text == "describe" || first.text == "desc") {
         node = describe_statement();
     } else if (first.text == "grant" || first.text == "revoke" || first.text == "list") {
-        return error_here("no viable alternative at input '" + token_display(text_, first) + "' " +
-                          snippet() + ": roles and permissions are not supported");
+        node = auth_statement();
     }
     if (!node.is_ok()) return std::move(node).status();
     Statement st;

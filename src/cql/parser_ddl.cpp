@@ -39,6 +39,7 @@ Result<StatementNode> Parser::create_statement() {
     if (accept_keyword("keyspace") || accept_keyword("schema")) return create_keyspace();
     if (accept_keyword("table") || accept_keyword("columnfamily")) return create_table();
     if (accept_keyword("type")) return create_type();
+    if (peek().is_keyword("role") || peek().is_keyword("user")) return role_statement("create");
     return unsupported_object("create", "K_KEYSPACE, K_TABLE or K_TYPE");
 }
 
@@ -178,6 +179,7 @@ Result<StatementNode> Parser::alter_statement() {
     }
     if (accept_keyword("table") || accept_keyword("columnfamily")) return alter_table();
     if (accept_keyword("type")) return alter_type();
+    if (peek().is_keyword("role") || peek().is_keyword("user")) return role_statement("alter");
     return unsupported_object("alter", "K_KEYSPACE, K_TABLE or K_TYPE");
 }
 
@@ -269,6 +271,7 @@ Result<StatementNode> Parser::drop_statement() {
         TESSEL_ASSIGN_OR_RETURN(s.type, qualified_name());
         return StatementNode(std::move(s));
     }
+    if (peek().is_keyword("role") || peek().is_keyword("user")) return role_statement("drop");
     return unsupported_object("drop", "K_KEYSPACE, K_TABLE or K_TYPE");
 }
 

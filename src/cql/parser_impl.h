@@ -4,7 +4,7 @@
 // names, statement dispatch), parser_terms.cpp (terms, types, options),
 // parser_ddl.cpp (keyspaces, tables, types, DESCRIBE), parser_dml.cpp
 // (INSERT, UPDATE, DELETE, BATCH, relations, conditions) and
-// parser_select.cpp (SELECT).
+// parser_select.cpp (SELECT) and parser_auth.cpp (roles and permissions).
 //
 // Parse methods return Result/Status and never throw; the first error stops
 // parsing and is returned unchanged.
@@ -92,6 +92,12 @@ class Parser {
     // --- SELECT (parser_select.cpp) ---
     Result<SelectStatement> select_statement();
 
+    // --- roles and permissions (parser_auth.cpp) ---
+    // After CREATE/ALTER/DROP (verb): ROLE ... or USER ...
+    Result<StatementNode> role_statement(std::string_view verb);
+    // GRANT, REVOKE and LIST statements.
+    Result<StatementNode> auth_statement();
+
   private:
     // allow_primary_key: CREATE TABLE accepts `col type PRIMARY KEY`, ALTER ADD does not.
     Result<ColumnDefinition> column_definition(bool allow_primary_key);
@@ -109,6 +115,10 @@ class Parser {
     Result<Selector> selector_argument();
     Result<Term> collection_term(char open);
     Result<Term> limit_value();
+    Result<std::string> role_name();
+    Status role_options(AuthStatement& s);
+    Result<uint32_t> permissions();
+    Result<DataResource> data_resource();
 
     Status unsupported_object(std::string_view verb, std::string_view expected);
     std::string snippet() const;

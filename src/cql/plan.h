@@ -183,8 +183,15 @@ struct UsePlan {
     std::string keyspace;
 };
 
+// Role and permission statements, run by the session's access control
+// (query/access.h); `keyspace` resolves a table resource without one.
+struct AuthPlan {
+    AuthStatement statement;
+    std::string keyspace;
+};
+
 struct Plan {
-    std::variant<SelectPlan, ModifyPlan, BatchPlan, SchemaPlan, UsePlan> node;
+    std::variant<SelectPlan, ModifyPlan, BatchPlan, SchemaPlan, UsePlan, AuthPlan> node;
     std::vector<ColumnSpec> bind_specs;
     std::vector<uint16_t> partition_key_indexes;
     std::vector<ColumnSpec> result_columns;

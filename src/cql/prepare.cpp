@@ -144,6 +144,8 @@ Result<std::shared_ptr<const Plan>> prepare(const Statement& st, const std::stri
     BindContext ctx(st.bind_count());
     if (st.is<UseStatement>()) {
         plan->node = UsePlan{st.as<UseStatement>().keyspace};
+    } else if (st.is<AuthStatement>()) {
+        plan->node = AuthPlan{st.as<AuthStatement>(), session};
     } else if (st.is<SelectStatement>()) {
         const auto& sel = st.as<SelectStatement>();
         TESSEL_ASSIGN_OR_RETURN(auto table, lookup_table(sel.table, session, schema));

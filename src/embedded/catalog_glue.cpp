@@ -6,23 +6,22 @@
 namespace tessel::embedded {
 namespace {
 
-constexpr const char* kPrefix = "schema/";
-
 class StoreCatalog final : public CatalogStore {
   public:
-    explicit StoreCatalog(storage::Store* store) : store_(store) {}
+    StoreCatalog(storage::Store* store, std::string prefix)
+        : store_(store), prefix_(std::move(prefix)) {}
 
     Status put(const std::string& key, const std::string& value) override {
-        return store_->put_meta(kPrefix + key, value);
+        return store_->put_meta(prefix_ + key, value);
     }
     Result<std::optional<std::string>> get(const std::string& key) override {
-        return store_->get_meta(kPrefix + key);
+        return store_->get_meta(prefix_ + key);
     }
-    Status remove(const std::string& key) override { return store_->delete_meta(kPrefix + key); }
+    Status remove(const std::string& key) override { return store_->delete_meta(prefix_ + key); }
     Result<std::vector<std::pair<std::string, std::string>>> list(
         const std::string& prefix) override {
-        TESSEL_ASSIGN_OR_RETURN(auto entries, store_->list_meta(kPrefix + prefix));
-        const size_t n = std::string(kPrefix).size();
+        TESSEL_ASSIGN_OR_RETURN(auto entries, store_->list_meta(prefix_ + prefix));
+        const size_t n = prefix_.size();
         for (auto& [k, _] : entries)
             k = k.substr(n);
         return entries;
@@ -30,12 +29,13 @@ class StoreCatalog final : public CatalogStore {
 
   private:
     storage::Store* store_;
+    std::string prefix_;
 };
 
 }  // namespace
 
-std::shared_ptr<CatalogStore> make_store_catalog(storage::Store* store) {
-    return std::make_shared<StoreCatalog>(store);
+std::shared_ptr<CatalogStore> make_store_catalog(storage::Store* store, std::string prefix) {
+    return std::make_shared<StoreCatalog>(store, std::move(prefix));
 }
 
 Result<std::shared_ptr<Catalog>> load_catalog(CatalogStore* catalog_store) {

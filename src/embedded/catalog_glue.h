@@ -17,8 +17,10 @@ class Store;
 
 namespace tessel::embedded {
 
-// A CatalogStore over the store's catalog family (keys under "schema/").
-std::shared_ptr<CatalogStore> make_store_catalog(storage::Store* store);
+// A CatalogStore over the store's catalog family, its keys under `prefix`
+// ("schema/" for the schema, "auth/" for roles and permissions).
+std::shared_ptr<CatalogStore> make_store_catalog(storage::Store* store,
+                                                 std::string prefix = "schema/");
 
 // A catalog loaded from `catalog_store` (which must outlive it). Fails when
 // any stored definition cannot be read.

@@ -4,11 +4,13 @@
 #include <mutex>
 
 #include "tessel/database.h"
+#include "auth/auth_service.h"
 #include "embedded/catalog_glue.h"
 #include "embedded/node_files.h"
 #include "query/coordinator.h"
 #include "query/replica.h"
 #include "query/schema_executor.h"
+#include "query/schema_view.h"
 #include "storage/store.h"
 #include "system/system_tables.h"
 
@@ -21,6 +23,7 @@ class DatabaseImpl final : public Database {
   public:
     ~DatabaseImpl() override {
         coordinator_.reset();
+        auth_.reset();
         replica_.reset();
         catalog_.reset();
         catalog_store_.reset();
@@ -34,6 +37,9 @@ class DatabaseImpl final : public Database {
     }
 
     std::unique_ptr<Session> new_session() override;
+    bool requires_login() const override { return auth_->requires_login(); }
+    Result<std::unique_ptr<Session>> login(std::string_view username,
+                                           std::string_view password) override;
 
     int subscribe_schema_changes(std::function<void(const SchemaChange&)> listener) override {
         std::lock_guard<std::mutex> lock(listeners_mu_);
@@ -50,6 +56,7 @@ class DatabaseImpl final : public Database {
     Status flush() override { return replica_->flush(); }
 
     query::Coordinator& coordinator() { return *coordinator_; }
+    auth::AuthService& auth() { return *auth_; }
 
   private:
     DatabaseImpl() = default;
@@ -96,6 +103,28 @@ class DatabaseImpl final : public Database {
         for (auto& t : system::make_system_tables(node, *catalog_)) {
             TESSEL_RETURN_IF_ERROR(coordinator_->register_virtual_table(std::move(t)));
         }
+        return open_auth(o);
+    }
+
+    Status open_auth(const DatabaseOptions& o) {
+        auth::AuthOptions ao;
+        TESSEL_ASSIGN_OR_RETURN(ao.password_authenticator,
+                                auth::parse_authenticator(o.authenticator));
+        TESSEL_ASSIGN_OR_RETURN(ao.cassandra_authorizer, auth::parse_authorizer(o.authorizer));
+        ao.resource_exists = [this](const cql::DataResource& r) {
+            static const std::map<std::pair<std::string, std::string>, cql::TablePtr> kNone;
+            query::CatalogSchemaView view(query::catalog_snapshot(*catalog_), &kNone);
+            if (r.level == cql::DataResource::Level::kTable) {
+                return view.find_table(r.keyspace, r.table) != nullptr;
+            }
+            return view.keyspace_exists(r.keyspace);
+        };
+        TESSEL_ASSIGN_OR_RETURN(
+            auth_, auth::AuthService::open(embedded::make_store_catalog(store_.get(), "auth/"),
+                                           std::move(ao)));
+        for (auto& t : auth_->virtual_tables()) {
+            TESSEL_RETURN_IF_ERROR(coordinator_->register_virtual_table(std::move(t)));
+        }
         return Status::ok();
     }
 
@@ -115,6 +144,7 @@ class DatabaseImpl final : public Database {
     std::shared_ptr<Catalog> catalog_;
     std::unique_ptr<query::Replica> replica_;
     std::unique_ptr<query::Coordinator> coordinator_;
+    std::unique_ptr<auth::AuthService> auth_;
     std::string host_id_;
     std::mutex listeners_mu_;
     std::map<int, std::function<void(const SchemaChange&)>> listeners_;
@@ -123,30 +153,48 @@ class DatabaseImpl final : public Database {
 
 class SessionImpl final : public Session {
   public:
-    explicit SessionImpl(DatabaseImpl* db) : db_(db) {}
+    SessionImpl(DatabaseImpl* db, std::unique_ptr<auth::SessionAccess> access)
+        : db_(db), access_(std::move(access)) {}
 
     Result<ResultSet> execute(std::string_view cql, const QueryOptions& options) override {
-        return db_->coordinator().execute(cql, options, &keyspace_);
+        return after(db_->coordinator().execute(cql, options, &keyspace_, access_.get()));
     }
     Result<PreparedStatement> prepare(std::string_view cql) override {
         return db_->coordinator().prepare(cql, keyspace_);
     }
     Result<ResultSet> execute_prepared(std::string_view id, const QueryOptions& options) override {
-        return db_->coordinator().execute_prepared(id, options, &keyspace_);
+        return after(db_->coordinator().execute_prepared(id, options, &keyspace_, access_.get()));
     }
     Result<ResultSet> execute_batch(BatchType type, const std::vector<BatchEntry>& entries,
                                     const QueryOptions& options) override {
-        return db_->coordinator().execute_batch(type, entries, options, &keyspace_);
+        return db_->coordinator().execute_batch(type, entries, options, &keyspace_, access_.get());
     }
     const std::string& keyspace() const override { return keyspace_; }
 
   private:
+    // The creator of a keyspace or table gets ALL on it; a dropped one takes
+    // its permissions with it.
+    Result<ResultSet> after(Result<ResultSet> result) {
+        if (result.is_ok() && result->kind == ResultSet::Kind::kSchemaChange) {
+            access_->on_schema_change(result->schema_change);
+        }
+        return result;
+    }
+
     DatabaseImpl* db_;
+    std::unique_ptr<auth::SessionAccess> access_;
     std::string keyspace_;
 };
 
 std::unique_ptr<Session> DatabaseImpl::new_session() {
-    return std::make_unique<SessionImpl>(this);
+    return std::make_unique<SessionImpl>(this, auth_->access_for(""));
+}
+
+Result<std::unique_ptr<Session>> DatabaseImpl::login(std::string_view username,
+                                                     std::string_view password) {
+    TESSEL_RETURN_IF_ERROR(auth_->authenticate(username, password));
+    return std::unique_ptr<Session>(
+        std::make_unique<SessionImpl>(this, auth_->access_for(std::string(username))));
 }
 
 }  // namespace

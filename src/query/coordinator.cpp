@@ -158,15 +158,15 @@ Result<PreparedStatement> Coordinator::prepare(std::string_view cql, const std::
 // --- execution -------------------------------------------------------------
 
 Result<ResultSet> Coordinator::execute(std::string_view cql, const QueryOptions& options,
-                                       std::string* keyspace) {
+                                       std::string* keyspace, AccessControl* access) {
     TESSEL_ASSIGN_OR_RETURN(auto plan, plan_for(cql, *keyspace));
-    return run(*plan, options, keyspace);
+    return run(*plan, options, keyspace, access);
 }
 
 Result<ResultSet> Coordinator::execute_prepared(std::string_view id, const QueryOptions& options,
-                                                std::string* keyspace) {
+                                                std::string* keyspace, AccessControl* access) {
     TESSEL_ASSIGN_OR_RETURN(auto plan, lookup_prepared(id));
-    return run(*plan, options, keyspace);
+    return run(*plan, options, keyspace, access);
 }
 
 Result<std::vector<BoundValue>> Coordinator::bind(const cql::Plan& plan,
@@ -201,7 +201,12 @@ Result<std::vector<BoundValue>> Coordinator::bind(const cql::Plan& plan,
 }
 
 Result<ResultSet> Coordinator::run(const cql::Plan& plan, const QueryOptions& options,
-                                   std::string* keyspace) {
+                                   std::string* keyspace, AccessControl* access) {
+    if (access) TESSEL_RETURN_IF_ERROR(access->authorize(plan));
+    if (const auto* a = std::get_if<cql::AuthPlan>(&plan.node)) {
+        if (!access) return Status::invalid("Roles and permissions are not available here");
+        return access->run_auth(*a);
+    }
     // Positional values of the right count are used in place; bind() copies
     // only to reorder named values or to report a count mismatch.
     std::vector<BoundValue> bound;

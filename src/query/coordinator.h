@@ -18,6 +18,7 @@
 
 #include "cql/plan.h"
 #include "tessel/database.h"
+#include "query/access.h"
 #include "query/observer.h"
 #include "query/plan_cache.h"
 #include "query/replica.h"
@@ -52,14 +53,17 @@ class Coordinator {
     // Called after each successful schema change, before its result returns.
     void set_schema_listener(std::function<void(const SchemaChange&)> listener);
 
-    // `keyspace` is the session's current keyspace; USE changes it.
+    // `keyspace` is the session's current keyspace; USE changes it. `access`
+    // (the session's, may be null: no checks, no role statements) authorizes
+    // every plan before it runs.
     Result<ResultSet> execute(std::string_view cql, const QueryOptions& options,
-                              std::string* keyspace);
+                              std::string* keyspace, AccessControl* access = nullptr);
     Result<PreparedStatement> prepare(std::string_view cql, const std::string& keyspace);
     Result<ResultSet> execute_prepared(std::string_view id, const QueryOptions& options,
-                                       std::string* keyspace);
+                                       std::string* keyspace, AccessControl* access = nullptr);
     Result<ResultSet> execute_batch(BatchType type, const std::vector<BatchEntry>& entries,
-                                    const QueryOptions& options, std::string* keyspace);
+                                    const QueryOptions& options, std::string* keyspace,
+                                    AccessControl* access = nullptr);
 
     // MD5 of keyspace + query text (Cassandra's prepared statement id).
     static std::string statement_id(const std::string& keyspace, std::string_view cql);
@@ -76,8 +80,8 @@ class Coordinator {
     Result<PlanPtr> build_plan(std::string_view cql, const std::string& keyspace, PlanCache& cache);
     std::string schema_version() const;
 
-    Result<ResultSet> run(const cql::Plan& plan, const QueryOptions& options,
-                          std::string* keyspace);
+    Result<ResultSet> run(const cql::Plan& plan, const QueryOptions& options, std::string* keyspace,
+                          AccessControl* access);
     Result<std::vector<BoundValue>> bind(const cql::Plan& plan, const QueryOptions& options);
     Result<ResultSet> run_use(const cql::UsePlan& use, std::string* keyspace);
     Result<ResultSet> run_schema(const cql::SchemaPlan& s, const cql::Plan& plan);

@@ -325,7 +325,8 @@ Result<ResultSet> Coordinator::run_conditional(const std::vector<BatchItem>& ite
 }
 
 Result<ResultSet> Coordinator::execute_batch(BatchType type, const std::vector<BatchEntry>& entries,
-                                             const QueryOptions& options, std::string* keyspace) {
+                                             const QueryOptions& options, std::string* keyspace,
+                                             AccessControl* access) {
     std::vector<std::shared_ptr<const cql::Plan>> plans;
     std::vector<std::vector<BoundValue>> values;
     plans.reserve(entries.size());
@@ -342,6 +343,7 @@ Result<ResultSet> Coordinator::execute_batch(BatchType type, const std::vector<B
                 "Invalid statement in batch: only UPDATE, INSERT and DELETE "
                 "statements are allowed.");
         }
+        if (access) TESSEL_RETURN_IF_ERROR(access->authorize(*plan));
         QueryOptions o;
         o.values = e.values;
         o.named_values = options.named_values;

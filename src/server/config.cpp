@@ -4,6 +4,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "auth/auth_service.h"
+
 namespace tessel::server {
 namespace {
 
@@ -90,6 +92,16 @@ Status apply_scalar(int line, const std::string& key, const std::string& value,
     } else if (key == "smp" || key == "native_transport_event_loops") {
         TESSEL_ASSIGN_OR_RETURN(long long n, parse_int(line, key, value, 0, 1024));
         config->smp = static_cast<int>(n);
+    } else if (key == "authenticator") {
+        if (!auth::parse_authenticator(value).is_ok()) {
+            return bad_value(line, key, value, "AllowAllAuthenticator or PasswordAuthenticator");
+        }
+        config->db.authenticator = value;
+    } else if (key == "authorizer") {
+        if (!auth::parse_authorizer(value).is_ok()) {
+            return bad_value(line, key, value, "AllowAllAuthorizer or CassandraAuthorizer");
+        }
+        config->db.authorizer = value;
     } else if (key == "block_cache_size_in_mb") {
         TESSEL_ASSIGN_OR_RETURN(long long mb, parse_int(line, key, value, 1, 1 << 20));
         config->db.block_cache_bytes = static_cast<size_t>(mb) << 20;

@@ -26,6 +26,8 @@ struct ServerConfig {
     // Frames with a longer body are refused with Protocol_error and the
     // connection is closed (cassandra.yaml native_transport_max_frame_size_in_mb).
     size_t max_frame_bytes = 256ull << 20;
+    // authenticator / authorizer: in db (DatabaseOptions), checked when the
+    // database opens.
 };
 
 // Applies the settings of a config file's text on top of *config. Returns

@@ -4,6 +4,8 @@
 
 #include <exception>
 
+#include "protocol/handshake.h"
+
 namespace tessel::server {
 namespace {
 
@@ -199,6 +201,12 @@ RequestHandler::Response RequestHandler::dispatch(const protocol::Request& reque
         return protocol_error("Unexpected message " + std::string(request_name(request)) +
                               ", expecting STARTUP or OPTIONS");
     }
+    if (auto* auth = std::get_if<protocol::AuthResponseRequest>(&request)) {
+        return handle_auth_response(*auth);
+    }
+    if (awaiting_auth_) {
+        return error_response(Status(ErrorCode::kUnauthorized, "You have not logged in"), 0);
+    }
     return std::visit(
         Overloaded{
             [&](const protocol::RegisterRequest& r) -> Response {
@@ -234,11 +242,30 @@ RequestHandler::Response RequestHandler::handle_startup(const protocol::StartupR
         if (!algo) return protocol_error("Unknown compression algorithm: " + c->second);
         compression = *algo;
     }
-    session_ = db_.new_session();
-    if (!session_) return error_response(Status::server("Could not open a session"), 0);
     compression_ = compression;
     started_ = true;
+    if (db_.requires_login()) {
+        // SASL PLAIN follows: AUTH_RESPONSE -> AUTH_SUCCESS or Bad_credentials.
+        awaiting_auth_ = true;
+        return protocol::AuthenticateResponse{std::string(protocol::kPasswordAuthenticator)};
+    }
+    session_ = db_.new_session();
+    if (!session_) return error_response(Status::server("Could not open a session"), 0);
     return protocol::ReadyResponse{};
+}
+
+RequestHandler::Response RequestHandler::handle_auth_response(
+    const protocol::AuthResponseRequest& auth) {
+    if (!awaiting_auth_) {
+        return protocol_error("Unexpected message AUTH_RESPONSE, no authentication in progress");
+    }
+    auto credentials = protocol::parse_sasl_plain(auth.token.value_or(""));
+    if (!credentials.is_ok()) return error_response(credentials.status(), 0);
+    auto session = db_.login(credentials->username, credentials->password);
+    if (!session.is_ok()) return error_response(session.status(), 0);
+    session_ = std::move(session).value();
+    awaiting_auth_ = false;
+    return protocol::AuthSuccessResponse{};
 }
 
 RequestHandler::Response RequestHandler::handle_register(const protocol::RegisterRequest& reg,

@@ -54,6 +54,7 @@ class RequestHandler {
     Response dispatch(const protocol::Request& request, Outcome* outcome,
                       std::vector<std::string>* warnings);
     Response handle_startup(const protocol::StartupRequest& startup);
+    Response handle_auth_response(const protocol::AuthResponseRequest& auth);
     Response handle_register(const protocol::RegisterRequest& reg, Outcome* outcome);
     Response handle_query(const protocol::QueryRequest& query, std::vector<std::string>* warnings);
     Response handle_prepare(const protocol::PrepareRequest& prepare);
@@ -72,6 +73,7 @@ class RequestHandler {
     std::unique_ptr<Session> session_;  // created by STARTUP
     uint8_t version_ = 0;               // fixed by the first valid frame
     bool started_ = false;
+    bool awaiting_auth_ = false;  // STARTUP answered AUTHENTICATE; no session yet
     bool schema_events_ = false;
     protocol::Compression compression_ = protocol::Compression::kNone;
 };

@@ -1,6 +1,7 @@
 # Sourced by tests/suites/{drivers,protocol}.sh: starts a real tesseld on a
 # free port with a temporary data directory, and stops it again.
-#   start_tesseld BUILD_DIR   -> sets TESSEL_HOST, TESSEL_PORT, TESSELD_PID, TESSELD_LOG
+#   start_tesseld BUILD_DIR [ARGS...] -> sets TESSEL_HOST, TESSEL_PORT, TESSELD_PID, TESSELD_LOG
+#                             (ARGS are passed on to tesseld, e.g. --config FILE)
 #   stop_tesseld              -> SIGTERM, waits, fails if the exit code is not 0
 
 free_port() {
@@ -9,6 +10,7 @@ free_port() {
 
 start_tesseld() {
   local build="$1"
+  shift
   local bin="$build/bin/tesseld"
   if [ ! -x "$bin" ]; then
     echo "tesseld not built: $bin" >&2
@@ -19,7 +21,7 @@ start_tesseld() {
   TESSEL_HOST=127.0.0.1
   TESSEL_PORT="$(free_port)"
   export TESSEL_HOST TESSEL_PORT
-  "$bin" --data-dir "$TESSELD_DATA" --listen "$TESSEL_HOST" --port "$TESSEL_PORT" --smp 2 \
+  "$bin" --data-dir "$TESSELD_DATA" --listen "$TESSEL_HOST" --port "$TESSEL_PORT" --smp 2 "$@" \
     >"$TESSELD_LOG" 2>&1 &
   TESSELD_PID=$!
   for _ in $(seq 1 300); do
