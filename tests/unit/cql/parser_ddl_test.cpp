@@ -210,10 +210,16 @@ TEST(ParserDdl, Describe) {
     EXPECT_EQ(parse_as<DescribeStatement>("DESC SCHEMA").kind, K::kSchema);
 }
 
-TEST(ParserDdl, RoleStatementsAreRejectedClearly) {
-    EXPECT_NE(syntax_error("LIST ROLES").find("not supported"), std::string::npos);
-    EXPECT_NE(syntax_error("CREATE ROLE admin").find("not supported"), std::string::npos);
-    EXPECT_NE(syntax_error("GRANT SELECT ON ks.t TO bob").find("not supported"), std::string::npos);
+TEST(ParserDdl, RoleStatementsParseAndUnsupportedResourcesAreRejectedClearly) {
+    for (const char* text : {"LIST ROLES", "CREATE ROLE admin", "GRANT SELECT ON ks.t TO bob"}) {
+        auto st = parse_statement(text);
+        ASSERT_TRUE(st.is_ok()) << text;
+        EXPECT_TRUE(st->is<AuthStatement>()) << text;
+    }
+    EXPECT_NE(syntax_error("GRANT EXECUTE ON ALL FUNCTIONS TO bob").find("does not support"),
+              std::string::npos);
+    EXPECT_NE(syntax_error("GRANT SELECT ON ALL ROLES TO bob").find("not supported"),
+              std::string::npos);
 }
 
 }  // namespace
