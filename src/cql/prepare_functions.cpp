@@ -278,4 +278,31 @@ int32_t decode_int(std::string_view b) {
     return static_cast<int32_t>(u);
 }
 
+bool castable(TypeKind from, TypeKind to) {
+    auto number = [](TypeKind k) {
+        return k == TypeKind::kTinyint || k == TypeKind::kSmallint || k == TypeKind::kInt ||
+               k == TypeKind::kBigint || k == TypeKind::kFloat || k == TypeKind::kDouble ||
+               k == TypeKind::kDecimal || k == TypeKind::kVarint || k == TypeKind::kCounter;
+    };
+    const bool to_text = to == TypeKind::kVarchar || to == TypeKind::kAscii;
+    if (number(from)) return to_text || (number(to) && to != TypeKind::kCounter);
+    switch (from) {
+        case TypeKind::kAscii:
+            return to == TypeKind::kVarchar;
+        case TypeKind::kInet:
+        case TypeKind::kBoolean:
+        case TypeKind::kUuid:
+        case TypeKind::kTime:
+            return to_text;
+        case TypeKind::kTimeuuid:
+            return to_text || to == TypeKind::kDate || to == TypeKind::kTimestamp;
+        case TypeKind::kTimestamp:
+            return to_text || to == TypeKind::kDate;
+        case TypeKind::kDate:
+            return to_text || to == TypeKind::kTimestamp;
+        default:
+            return false;
+    }
+}
+
 }  // namespace tessel::cql

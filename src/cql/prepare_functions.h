@@ -43,6 +43,13 @@ const ScalarFunction* token_function();
 // True when `name` names any native scalar function.
 bool is_scalar_function(std::string_view name);
 
+// Whether CAST(x AS to) exists for x of type `from` (Cassandra's CastFcts):
+// numbers to numbers (not counter) and to text/ascii; ascii to text; inet,
+// boolean, uuid, time to text/ascii; timeuuid, timestamp, date to text/ascii
+// and between each other as toDate()/toTimestamp(). A cast to the argument's
+// own type is no cast at all and is not asked here.
+bool castable(TypeKind from, TypeKind to);
+
 // Time helpers shared by functions and the coordinator.
 int64_t now_micros();
 // A version-1 (time-based) UUID for `unix_micros`, unique per call.

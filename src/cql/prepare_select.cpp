@@ -72,12 +72,27 @@ class SelectorBuilder {
         TESSEL_ASSIGN_OR_RETURN(auto arg, build_inner(s.args[0]));
         TypePtr to = native_type_by_name(s.cast_type.name);
         if (!to) return Status::invalid("Cannot cast to type " + s.cast_type.name);
+        // A cast to the argument's own type is ignored, as Cassandra does.
+        if (arg.type->equals(*to)) return arg;
+        if (!castable(arg.type->kind, to->kind)) {
+            return Status::invalid(first_column_name(arg) + " cannot be cast to " + to->cql_name());
+        }
         SelectorPlan p;
         p.kind = SK::kCast;
         p.type = to;
         p.name = "cast(" + arg.name + " as " + to->cql_name() + ")";
         p.args.push_back(std::move(arg));
         return p;
+    }
+
+    // The column an error about a selector names: its first column, as
+    // Cassandra's does.
+    std::string first_column_name(const SelectorPlan& p) const {
+        if (p.column >= 0) return table_.columns[p.column].name;
+        for (const auto& a : p.args) {
+            if (a.column >= 0 || !a.args.empty()) return first_column_name(a);
+        }
+        return p.name;
     }
 
     Result<SelectorPlan> field(const Selector& s) {

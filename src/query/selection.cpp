@@ -3,9 +3,9 @@
 #include <cmath>
 #include <cstring>
 
+#include "query/cast.h"
 #include "query/term_eval.h"
 #include "types/bytes_util.h"
-#include "types/time_functions.h"
 #include "types/value.h"
 
 namespace tessel::query {
@@ -274,51 +274,6 @@ Result<OutRow> Selection::flush() {
     group_rows_ = 0;
     if (plan_.json) return to_json(std::move(out));
     return out;
-}
-
-Result<std::optional<std::string>> cast_value(const CqlType& from, const CqlType& to,
-                                              const std::string& value) {
-    if (value.empty()) return std::optional<std::string>();
-    if (from.equals(to)) return std::optional<std::string>(value);
-    if (to.kind == TypeKind::kVarchar || to.kind == TypeKind::kAscii) {
-        return std::optional<std::string>(format_value(from, value));
-    }
-    const bool from_num =
-        is_integer(from.kind) || from.kind == TypeKind::kFloat || from.kind == TypeKind::kDouble;
-    if (from_num && is_integer(to.kind)) {
-        const int64_t v = is_integer(from.kind)
-                              ? read_integer(value)
-                              : static_cast<int64_t>(std::trunc(read_floating(from.kind, value)));
-        return std::optional<std::string>(write_integer(to.kind, v));
-    }
-    if (from_num && (to.kind == TypeKind::kFloat || to.kind == TypeKind::kDouble)) {
-        const long double v = is_integer(from.kind) ? static_cast<long double>(read_integer(value))
-                                                    : read_floating(from.kind, value);
-        return std::optional<std::string>(write_floating(to.kind, v));
-    }
-    // Time types convert as toDate()/toTimestamp() do (CastFcts in Cassandra).
-    auto time_input = [](TypeKind k) -> std::optional<timefn::TimeInput> {
-        if (k == TypeKind::kTimestamp) return timefn::TimeInput::kTimestamp;
-        if (k == TypeKind::kDate) return timefn::TimeInput::kDate;
-        if (k == TypeKind::kTimeuuid) return timefn::TimeInput::kTimeuuid;
-        return std::nullopt;
-    };
-    if (auto in = time_input(from.kind);
-        in && (to.kind == TypeKind::kDate || to.kind == TypeKind::kTimestamp)) {
-        auto r = to.kind == TypeKind::kDate ? timefn::to_date(*in, value)
-                                            : timefn::to_timestamp(*in, value);
-        if (!r.is_ok()) return std::move(r).status();
-        return std::optional<std::string>(std::move(r).value());
-    }
-    // Everything else goes through the literal form (varint, decimal...).
-    Literal lit = Literal::scalar(Literal::Kind::kString, format_value(from, value));
-    if (from_num) lit.kind = Literal::Kind::kInteger;
-    auto r = value_from_literal(to, lit);
-    if (!r.is_ok()) {
-        return Status::invalid("Cannot cast value of type " + from.cql_name() + " to type " +
-                               to.cql_name());
-    }
-    return std::optional<std::string>(std::move(r).value());
 }
 
 }  // namespace tessel::query

@@ -9,9 +9,9 @@
 #include <vector>
 
 #include "cql/plan.h"
-#include "tessel/database.h"
 #include "query/cells.h"
 #include "query/key_codec.h"
+#include "tessel/database.h"
 
 namespace tessel::query {
 
@@ -56,9 +56,5 @@ class Selection {
     std::vector<std::string> current_group_;
     int64_t group_rows_ = 0;
 };
-
-// CAST(value AS type) between native types, as Cassandra's cast functions.
-Result<std::optional<std::string>> cast_value(const CqlType& from, const CqlType& to,
-                                              const std::string& value);
 
 }  // namespace tessel::query
