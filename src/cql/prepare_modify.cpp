@@ -172,7 +172,9 @@ Result<OperationPlan> prepare_assignment(const Assignment& a, const TableInfo& t
         case Assignment::Kind::kSetField: {
             if (type.kind != TypeKind::kUdt || type.frozen) {
                 return Status::invalid("Invalid operation (" + col.name + "." + a.field + " = " +
-                                       to_string(a.value) + ") for non-UDT column " + col.name);
+                                       to_string(a.value) + ") for " +
+                                       (type.kind == TypeKind::kUdt ? "frozen UDT" : "non-UDT") +
+                                       " column " + col.name);
             }
             op.kind = OK::kSetField;
             for (size_t i = 0; i < type.field_names.size(); ++i) {
@@ -376,9 +378,13 @@ Result<ModifyPlan> prepare_delete(const DeleteStatement& del, const TablePtr& ta
                                     prepare_term(*d.element, kt, "key(" + col.name + ")", ctx));
             op.key = std::move(k);
         } else if (!d.field.empty()) {
-            if (col.type->kind != TypeKind::kUdt || col.type->frozen) {
+            if (col.type->kind != TypeKind::kUdt) {
                 return Status::invalid("Invalid field deletion operation for non-UDT column " +
                                        col.name);
+            }
+            if (col.type->frozen) {
+                return Status::invalid("Frozen UDT column " + col.name +
+                                       " does not support field deletions");
             }
             op.kind = OK::kDeleteField;
             for (size_t i = 0; i < col.type->field_names.size(); ++i) {

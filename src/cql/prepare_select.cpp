@@ -36,6 +36,52 @@ class SelectorBuilder {
         return p;
     }
 
+    // The type of a constant in the selection clause, as Cassandra infers it
+    // from the literal (a string is text, an integer int, a float double...);
+    // null for bind markers and nulls, which only a function argument types.
+    static TypePtr inferred_type(const Term& t) {
+        if (!t.type_hint.empty()) return native_type_by_name(t.type_hint[0].name);
+        if (!t.is_literal()) return nullptr;
+        switch (std::get<Literal>(t.value).kind) {
+            case Literal::Kind::kString:
+                return native_type(TypeKind::kVarchar);
+            case Literal::Kind::kInteger:
+                return native_type(TypeKind::kInt);
+            case Literal::Kind::kFloat:
+                return native_type(TypeKind::kDouble);
+            case Literal::Kind::kBoolean:
+                return native_type(TypeKind::kBoolean);
+            case Literal::Kind::kUuid:
+                return native_type(TypeKind::kUuid);
+            case Literal::Kind::kHex:
+                return native_type(TypeKind::kBlob);
+            case Literal::Kind::kDuration:
+                return native_type(TypeKind::kDuration);
+            default:
+                return nullptr;
+        }
+    }
+
+    // A constant or bind marker; its type is null when it cannot be inferred.
+    Result<SelectorPlan> term(const Selector& s) {
+        if (s.term.empty()) return Status::invalid("Invalid selector: missing term");
+        SelectorPlan p;
+        p.kind = SK::kTerm;
+        p.name = to_string(s.term[0]);
+        p.type = inferred_type(s.term[0]);
+        if (p.type) {
+            // A constant that does not fit its inferred type (an integer past
+            // int's range) is typed by the parameter it is passed to.
+            auto t = prepare_term(s.term[0], p.type, "term", ctx_);
+            if (t.is_ok()) {
+                p.term = std::move(t).value();
+            } else {
+                p.type = nullptr;
+            }
+        }
+        return p;
+    }
+
     Result<SelectorPlan> build_inner(const Selector& s) {
         switch (s.kind) {
             case Selector::Kind::kColumn:
@@ -48,13 +94,12 @@ class SelectorBuilder {
                 return p;
             }
             case Selector::Kind::kTerm: {
-                if (s.term.empty()) return Status::invalid("Invalid selector: missing term");
-                SelectorPlan p;
-                p.kind = SK::kTerm;
-                p.type = native_type(TypeKind::kInt);
-                TESSEL_ASSIGN_OR_RETURN(auto t, prepare_term(s.term[0], p.type, "term", ctx_));
-                p.name = to_string(s.term[0]);
-                p.term = std::move(t);
+                TESSEL_ASSIGN_OR_RETURN(auto p, term(s));
+                if (!p.type) {
+                    return Status::invalid("Cannot infer type for term " + p.name +
+                                           " in selection clause (try using a cast to force a "
+                                           "type)");
+                }
                 return p;
             }
             case Selector::Kind::kCast:
@@ -243,7 +288,9 @@ class SelectorBuilder {
         }
         std::vector<SelectorPlan> args;
         for (const auto& a : s.args) {
-            TESSEL_ASSIGN_OR_RETURN(auto p, build_inner(a));
+            // Constants take the type of the parameter they are passed to.
+            TESSEL_ASSIGN_OR_RETURN(auto p,
+                                    a.kind == Selector::Kind::kTerm ? term(a) : build_inner(a));
             args.push_back(std::move(p));
         }
         auto candidates = find_functions(fn, args.size());
@@ -257,7 +304,11 @@ class SelectorBuilder {
         for (const ScalarFunction* f : candidates) {
             bool ok = true;
             for (size_t i = 0; i < args.size() && ok; ++i) {
-                if (args[i].kind == SK::kTerm) continue;
+                if (args[i].kind == SK::kTerm && !s.args[i].term.empty()) {
+                    // A constant fits a parameter its literal converts to.
+                    ok = prepare_term(s.args[i].term[0], f->arg_types[i], "arg", ctx_).is_ok();
+                    continue;
+                }
                 ok = type_assignable(*f->arg_types[i], *args[i].type);
             }
             if (!ok) continue;
