@@ -16,6 +16,7 @@ echo "--- python driver ($("$PY" -c 'import cassandra; print(cassandra.__version
 "$PY" "$ROOT/tests/drivers/python/test_python_driver.py" || failed=1
 "$PY" "$ROOT/tests/drivers/python/test_sharding.py" || failed=1
 "$PY" "$ROOT/tests/drivers/python/test_paging.py" || failed=1
+"$PY" "$ROOT/tests/drivers/python/test_bind_markers.py" || failed=1
 stop_tesseld || failed=1
 
 echo "--- node.js driver"
