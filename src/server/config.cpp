@@ -111,6 +111,34 @@ Status apply_scalar(int line, const std::string& key, const std::string& value,
     return Status::ok();
 }
 
+// One `key: value` line of the client_encryption_options mapping.
+Status apply_tls_option(int line, std::string_view text, ClientTlsOptions* tls) {
+    size_t colon = text.find(':');
+    if (colon == std::string_view::npos) {
+        return Status::config("config line " + std::to_string(line) +
+                              ": expected 'key: value', got '" + std::string(text) + "'");
+    }
+    std::string key(trim(text.substr(0, colon)));
+    std::string value = unquote(text.substr(colon + 1));
+    auto flag = [&](bool* out) {
+        if (value != "true" && value != "false") {
+            return bad_value(line, key, value, "true or false");
+        }
+        *out = value == "true";
+        return Status::ok();
+    };
+    if (key == "enabled") return flag(&tls->enabled);
+    if (key == "require_client_auth") return flag(&tls->require_client_auth);
+    if (key == "keystore" || key == "certificate") {
+        tls->certificate = value;
+    } else if (key == "private_key" || key == "keystore_key") {
+        tls->private_key = value;
+    } else if (key == "truststore") {
+        tls->truststore = value;
+    }  // other keys (protocol, cipher_suites, passwords) keep their defaults
+    return Status::ok();
+}
+
 }  // namespace
 
 Status apply_config_text(std::string_view text, ServerConfig* config,
@@ -134,7 +162,12 @@ Status apply_config_text(std::string_view text, ServerConfig* config,
             }
             continue;
         }
-        if (indented) continue;  // nested mapping under a key we do not read
+        if (indented) {
+            if (list_key == "client_encryption_options") {
+                TESSEL_RETURN_IF_ERROR(apply_tls_option(line_no, line, &config->client_tls));
+            }
+            continue;  // nested mapping under a key we do not read
+        }
         size_t colon = line.find(':');
         if (colon == std::string_view::npos) {
             return Status::config("config line " + std::to_string(line_no) +
@@ -146,7 +179,10 @@ Status apply_config_text(std::string_view text, ServerConfig* config,
         if (value.empty()) {
             list_key = key;
             first_item = true;
-            if (key != "data_file_directories" && ignored_keys) ignored_keys->push_back(key);
+            if (key != "data_file_directories" && key != "client_encryption_options" &&
+                ignored_keys) {
+                ignored_keys->push_back(key);
+            }
             continue;
         }
         if (key == "data_file_directories") {

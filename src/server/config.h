@@ -17,6 +17,16 @@
 
 namespace tessel::server {
 
+// cassandra.yaml's client_encryption_options, with PEM files instead of Java
+// keystores.
+struct ClientTlsOptions {
+    bool enabled = false;
+    std::string certificate;  // PEM certificate chain (`keystore`)
+    std::string private_key;  // PEM private key; empty: in the certificate file
+    bool require_client_auth = false;
+    std::string truststore;  // PEM CA certificates that sign client certificates
+};
+
 struct ServerConfig {
     DatabaseOptions db;  // data_dir, commitlog, cluster_name, rpc_address, native_port
     std::string listen_address = "127.0.0.1";
@@ -28,6 +38,9 @@ struct ServerConfig {
     size_t max_frame_bytes = 256ull << 20;
     // authenticator / authorizer: in db (DatabaseOptions), checked when the
     // database opens.
+    // client_encryption_options: a nested mapping of the ClientTlsOptions keys
+    // (enabled, keystore, private_key, require_client_auth, truststore).
+    ClientTlsOptions client_tls;
 };
 
 // Applies the settings of a config file's text on top of *config. Returns

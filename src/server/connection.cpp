@@ -9,8 +9,7 @@ namespace {
 std::atomic<uint64_t> next_connection_id{1};
 }
 
-Connection::Connection(asio::ip::tcp::socket socket, Database& db, size_t max_frame_bytes,
-                       Hooks hooks)
+Connection::Connection(ClientSocket socket, Database& db, size_t max_frame_bytes, Hooks hooks)
     : socket_(std::move(socket)),
       handler_(db, max_frame_bytes),
       parser_(max_frame_bytes),
@@ -22,8 +21,17 @@ Connection::~Connection() = default;
 void Connection::start() {
     asio::post(socket_.get_executor(), [self = shared_from_this()] {
         asio::error_code ignored;
-        self->socket_.set_option(asio::ip::tcp::no_delay(true), ignored);
-        self->do_read();
+        self->socket_.tcp().set_option(asio::ip::tcp::no_delay(true), ignored);
+        self->socket_.async_handshake([self](const asio::error_code& ec) {
+            if (ec) {
+                // Not TLS (e.g. a plain CQL client while TLS is required), or a
+                // certificate that does not verify: drop the connection.
+                spdlog::debug("TLS handshake failed: {}", ec.message());
+                self->close_now();
+                return;
+            }
+            self->do_read();
+        });
     });
 }
 
@@ -116,8 +124,8 @@ void Connection::do_write() {
     writing_ = true;
     in_flight_.swap(pending_);
     pending_.clear();
-    asio::async_write(
-        socket_, asio::buffer(in_flight_),
+    socket_.async_write(
+        asio::buffer(in_flight_),
         [self = shared_from_this()](const asio::error_code& ec, size_t) { self->on_write(ec); });
 }
 
@@ -145,9 +153,7 @@ void Connection::on_write(const asio::error_code& ec) {
 void Connection::close_now() {
     if (closed_) return;
     closed_ = true;
-    asio::error_code ignored;
-    socket_.shutdown(asio::ip::tcp::socket::shutdown_both, ignored);
-    socket_.close(ignored);
+    socket_.close();
     if (hooks_.on_close) hooks_.on_close(this);
 }
 

@@ -16,6 +16,7 @@
 #include <string>
 
 #include "protocol/frame.h"
+#include "server/client_socket.h"
 #include "server/request_handler.h"
 
 namespace tessel::server {
@@ -29,10 +30,11 @@ class Connection : public std::enable_shared_from_this<Connection> {
         std::function<void(const Connection*)> on_close;
     };
 
-    Connection(asio::ip::tcp::socket socket, Database& db, size_t max_frame_bytes, Hooks hooks);
+    Connection(ClientSocket socket, Database& db, size_t max_frame_bytes, Hooks hooks);
     ~Connection();
 
-    // Starts reading. Call once, right after construction (any thread).
+    // Starts reading (after the TLS handshake on a TLS socket). Call once,
+    // right after construction (any thread).
     void start();
     // Thread-safe: queues a SCHEMA_CHANGE event on the connection's loop.
     void post_schema_event(const SchemaChange& change);
@@ -56,7 +58,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
     void on_write(const asio::error_code& ec);
     void close_now();
 
-    asio::ip::tcp::socket socket_;
+    ClientSocket socket_;
     RequestHandler handler_;
     protocol::FrameParser parser_;
     Hooks hooks_;

@@ -18,6 +18,9 @@ Server::~Server() {
 
 Status Server::start() {
     if (started_) return Status::server("server already started");
+    if (config_.client_tls.enabled) {
+        TESSEL_ASSIGN_OR_RETURN(tls_, make_tls_context(config_.client_tls));
+    }
     int n = config_.smp > 0 ? config_.smp : static_cast<int>(std::thread::hardware_concurrency());
     if (n < 1) n = 1;
     loops_ = std::make_unique<EventLoops>(n);
@@ -62,7 +65,9 @@ void Server::do_accept() {
                     connections_.erase(c->id());
                     schema_listeners_.erase(c->id());
                 };
-                auto conn = std::make_shared<Connection>(std::move(socket), db_,
+                ClientSocket client =
+                    tls_ ? ClientSocket(std::move(socket), *tls_) : ClientSocket(std::move(socket));
+                auto conn = std::make_shared<Connection>(std::move(client), db_,
                                                          config_.max_frame_bytes, std::move(hooks));
                 {
                     std::lock_guard lock(mu_);

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <asio.hpp>
+#include <asio/ssl.hpp>
 
 #include <cstdint>
 #include <map>
@@ -33,7 +34,7 @@ class Server {
 
     // Binds config.listen_address:config.port (0 picks a free port) and starts
     // the loops. Config_error when the address does not parse or cannot be
-    // bound (the message names it).
+    // bound (the message names it), or the TLS files cannot be used.
     Status start();
     // The bound port (meaningful after a successful start()).
     uint16_t port() const { return port_; }
@@ -52,6 +53,7 @@ class Server {
     Database& db_;
     std::unique_ptr<EventLoops> loops_;
     std::unique_ptr<asio::ip::tcp::acceptor> acceptor_;
+    std::shared_ptr<asio::ssl::context> tls_;  // client_encryption_options enabled
     uint16_t port_ = 0;
     int subscription_ = -1;
     bool started_ = false;
