@@ -55,9 +55,13 @@ FUZZ_SECONDS ?= 60
 fuzz:
 	bash fuzz/run.sh $(FUZZ_SECONDS)
 
-# Long runs kept out of CI.
+# Long runs kept out of CI: the crash test for CRASH_CYCLES (100) kill/restart
+# cycles, then every fuzzer for SOAK_FUZZ_SECONDS (600) each.
+CRASH_CYCLES      ?= 100
+SOAK_FUZZ_SECONDS ?= 600
 soak: build
-	bash fuzz/run.sh 600
+	CRASH_CYCLES=$(CRASH_CYCLES) bash tests/suites/crash.sh $(BUILD)
+	bash fuzz/run.sh $(SOAK_FUZZ_SECONDS)
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD)

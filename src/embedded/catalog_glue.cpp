@@ -18,6 +18,14 @@ class StoreCatalog final : public CatalogStore {
         return store_->get_meta(prefix_ + key);
     }
     Status remove(const std::string& key) override { return store_->delete_meta(prefix_ + key); }
+    // One DDL is one atomic write, so a crash never leaves half of it.
+    Status write(const CatalogBatch& batch) override {
+        std::vector<std::pair<std::string, std::optional<std::string>>> ops;
+        ops.reserve(batch.ops.size());
+        for (const auto& op : batch.ops)
+            ops.emplace_back(prefix_ + op.key, op.value);
+        return store_->write_meta(ops);
+    }
     Result<std::vector<std::pair<std::string, std::string>>> list(
         const std::string& prefix) override {
         TESSEL_ASSIGN_OR_RETURN(auto entries, store_->list_meta(prefix_ + prefix));

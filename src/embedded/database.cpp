@@ -7,6 +7,7 @@
 #include "auth/auth_service.h"
 #include "embedded/catalog_glue.h"
 #include "embedded/node_files.h"
+#include "embedded/open_checks.h"
 #include "query/coordinator.h"
 #include "query/replica.h"
 #include "query/schema_executor.h"
@@ -74,6 +75,7 @@ class DatabaseImpl final : public Database {
         so.commitlog_sync_period_ms =
             static_cast<uint32_t>(std::max(1, o.commitlog_sync_period_ms));
         so.block_cache_bytes = o.block_cache_bytes;
+        TESSEL_RETURN_IF_ERROR(embedded::check_storage_present(o.data_dir, o.data_dir + "/store"));
         TESSEL_ASSIGN_OR_RETURN(store_, storage::Store::open(o.data_dir + "/store", so));
         catalog_store_ = embedded::make_store_catalog(store_.get());
         auto catalog = embedded::load_catalog(catalog_store_.get());
@@ -84,6 +86,8 @@ class DatabaseImpl final : public Database {
                                   "); refusing to start with a partial or empty schema");
         }
         catalog_ = std::move(catalog).value();
+        TESSEL_RETURN_IF_ERROR(
+            embedded::check_catalog_present(o.data_dir, *catalog_store_, *store_));
         TESSEL_ASSIGN_OR_RETURN(
             auto secret, embedded::load_or_create_random_file(o.data_dir + "/node_secret", 32));
         TESSEL_ASSIGN_OR_RETURN(host_id_,

@@ -203,12 +203,14 @@ void Store::background_loop() {
         auto wake = Clock::now() + std::chrono::hours(1);
         if (periodic) wake = std::min(wake, next_sync);
         if (options_.stats_flush_period_ms > 0) wake = std::min(wake, next_stats);
+        if (resume_needed_) wake = std::min(wake, Clock::now() + std::chrono::seconds(1));
         bg_cv_.wait_until(lock, wake, [&] { return stopping_; });
         if (stopping_) break;
         const auto now = Clock::now();
         lock.unlock();
         // Failures here are retried next period; the WAL write itself
         // already succeeded, so a failed sync only widens the loss window.
+        if (resume_needed_) try_resume();
         if (periodic && now >= next_sync) {
             (void)db_->SyncWAL();
             next_sync = now + sync_period;
@@ -219,6 +221,15 @@ void Store::background_loop() {
         }
         lock.lock();
     }
+}
+
+void Store::try_resume() {
+    // Resume() flushes the memtables and starts a new WAL; it fails (and is
+    // retried next second) while the cause remains. A full disk is also
+    // resumed by RocksDB itself (its SstFileManager) once a write buffer's
+    // worth of space (64 MiB) is free; Resume() returns Busy meanwhile.
+    auto s = db_->Resume();
+    if (s.ok()) resume_needed_ = false;
 }
 
 void Store::publish(std::shared_ptr<const TableMap> map) {
@@ -248,6 +259,17 @@ Result<std::optional<std::string>> Store::get_meta(std::string_view key) {
 
 Status Store::delete_meta(std::string_view key) {
     auto s = db_->Delete(durable_write(), catalog_cf_, key);
+    return s.ok() ? Status::ok() : rocks_error("Cannot write catalog", s);
+}
+
+Status Store::write_meta(
+    const std::vector<std::pair<std::string, std::optional<std::string>>>& ops) {
+    rocksdb::WriteBatch batch;
+    for (const auto& [key, value] : ops) {
+        auto s = value ? batch.Put(catalog_cf_, key, *value) : batch.Delete(catalog_cf_, key);
+        if (!s.ok()) return rocks_error("Cannot write catalog", s);
+    }
+    auto s = db_->Write(durable_write(), &batch);
     return s.ok() ? Status::ok() : rocks_error("Cannot write catalog", s);
 }
 
@@ -379,7 +401,10 @@ Status Store::apply(const std::string& table_id, const PartitionMutation& mutati
     // Batch mode: sync=true; RocksDB's write group gives group commit.
     wo.sync = options_.commitlog_sync == CommitlogSync::kBatch;
     auto s = db_->Write(wo, &batch);
-    if (!s.ok()) return rocks_error("Write to table " + table_id + " failed", s);
+    if (!s.ok()) {
+        if (!resume_needed_.exchange(true)) bg_cv_.notify_all();
+        return rocks_error("Write to table " + table_id + " failed", s);
+    }
     delta.last_write_time = options_.clock();
     stats_->record(table_id, mutation.partition_key, delta);
     return Status::ok();

@@ -66,6 +66,9 @@ class Store {
     Status put_meta(std::string_view key, std::string_view value);
     Result<std::optional<std::string>> get_meta(std::string_view key);
     Status delete_meta(std::string_view key);
+    // Puts (a value) and deletes (nullopt) applied in one atomic, fsynced
+    // write: a crash keeps all of them or none.
+    Status write_meta(const std::vector<std::pair<std::string, std::optional<std::string>>>& ops);
     // Every (key, value) whose key starts with `prefix`, in key order.
     Result<std::vector<std::pair<std::string, std::string>>> list_meta(std::string_view prefix);
 
@@ -140,6 +143,7 @@ class Store {
     Status write_table_options(const std::string& table_id, const TableStorageOptions& o);
     void publish(std::shared_ptr<const TableMap> map);
     void background_loop();
+    void try_resume();
 
     const std::string directory_;
     StoreOptions options_;
@@ -155,6 +159,10 @@ class Store {
     std::mutex bg_mu_;
     std::condition_variable bg_cv_;
     bool stopping_ = false;
+    // Set when a write failed (disk full, I/O error): RocksDB then refuses
+    // every write until resumed, so the background thread calls Resume()
+    // every second until it succeeds (space came back).
+    std::atomic<bool> resume_needed_{false};
     std::thread bg_thread_;
     bool closed_ = false;
 };
