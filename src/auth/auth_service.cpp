@@ -71,9 +71,15 @@ Status AuthService::create_default_superuser() {
 Status AuthService::authenticate(std::string_view username, std::string_view password) {
     auto roles = roles_.snapshot();
     const Role* role = roles->find(std::string(username));
-    if (!role || role->salted_hash.empty() || !verify_password(password, role->salted_hash)) {
+    if (!role || role->salted_hash.empty()) {
+        std::call_once(dummy_once_, [this] {
+            auto h = hash_password("", options_.hash_iterations);
+            if (h.is_ok()) dummy_hash_ = std::move(h).value();
+        });
+        (void)verify_password(password, dummy_hash_);
         return bad_credentials(username);
     }
+    if (!verify_password(password, role->salted_hash)) return bad_credentials(username);
     if (!role->can_login) {
         return Status(ErrorCode::kBadCredentials,
                       std::string(username) + " is not permitted to log in");

@@ -17,6 +17,7 @@
 
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -74,6 +75,10 @@ class AuthService {
 
     AuthOptions options_;
     RoleStore roles_;
+    // A hash to check unknown users against, so that a wrong user name takes
+    // as long as a wrong password (no user enumeration by timing).
+    std::once_flag dummy_once_;
+    std::string dummy_hash_;
 };
 
 // A session's AccessControl.

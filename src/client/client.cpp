@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "protocol/frame.h"
+#include "protocol/handshake.h"
 #include "protocol/responses.h"
 
 namespace tessel::client {
@@ -165,6 +166,21 @@ class Client::Impl {
                 std::string(protocol::compression_name(options_.compression));
         }
         auto ready = call(startup);
+        if (ready.is_ok() &&
+            std::holds_alternative<protocol::AuthenticateResponse>(ready->response)) {
+            if (options_.username.empty()) {
+                return fail_handshake(Status(ErrorCode::kBadCredentials,
+                                             "the server requires authentication: give a "
+                                             "username and password"));
+            }
+            protocol::AuthResponseRequest auth;
+            auth.token = protocol::encode_sasl_plain(options_.username, options_.password);
+            ready = call(auth);
+            if (ready.is_ok() &&
+                std::holds_alternative<protocol::AuthSuccessResponse>(ready->response)) {
+                ready->response = protocol::ReadyResponse{};
+            }
+        }
         if (!ready.is_ok()) return fail_handshake(ready.status());
         if (auto* e = std::get_if<protocol::ErrorResponse>(&ready->response)) {
             return fail_handshake(e->to_status());

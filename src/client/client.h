@@ -31,6 +31,9 @@ struct ClientOptions {
     // How long the synchronous wrappers wait for an answer.
     int request_timeout_ms = 60000;
     std::string keyspace;  // USE it after STARTUP when non-empty
+    // Credentials for a server with PasswordAuthenticator (SASL PLAIN).
+    std::string username;
+    std::string password;
 };
 
 // One statement's answer (any RESULT kind).

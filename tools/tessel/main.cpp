@@ -1,6 +1,6 @@
 // tessel: the interactive CQL shell.
 //   tessel --data-dir DIR          run on an embedded engine in DIR
-//   tessel --host H --port P       connect to a running tesseld
+//   tessel --host H --port P [-u USER -p PASSWORD]   connect to a running tesseld
 //   -f FILE / -e 'STATEMENTS'      run a file or a string instead of a prompt
 #include <unistd.h>
 #include <CLI/CLI.hpp>
@@ -22,6 +22,9 @@ int main(int argc, char** argv) {
     app.add_option("--data-dir", data_dir, "Open an embedded engine on this directory");
     app.add_option("--host", host, "Connect to a tesseld server");
     app.add_option("--port", port, "Server port");
+    std::string username, password;
+    app.add_option("-u,--username", username, "Log in as this role (PasswordAuthenticator)");
+    app.add_option("-p,--password", password, "The role's password");
     app.add_option("-f,--file", file, "Run the statements of a file and exit");
     app.add_option("-e,--execute", execute, "Run these statements and exit");
     app.add_flag("--echo", echo, "Print each statement before its result");
@@ -33,7 +36,7 @@ int main(int argc, char** argv) {
         return 2;
     }
     if (!host.empty()) {
-        auto b = tessel::shell::make_network_backend(host, port);
+        auto b = tessel::shell::make_network_backend(host, port, username, password);
         if (!b) {
             std::cerr << "tessel: " << b.status().to_string() << "\n";
             return 2;

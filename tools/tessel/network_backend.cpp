@@ -53,10 +53,14 @@ class NetworkBackend : public Backend {
 
 }  // namespace
 
-Result<std::unique_ptr<Backend>> make_network_backend(const std::string& host, int port) {
+Result<std::unique_ptr<Backend>> make_network_backend(const std::string& host, int port,
+                                                      const std::string& username,
+                                                      const std::string& password) {
     client::ClientOptions options;
     options.host = host;
     options.port = port;
+    options.username = username;
+    options.password = password;
     auto c = client::Client::connect(options);
     if (!c) return std::move(c).status();
     return std::unique_ptr<Backend>(std::make_unique<NetworkBackend>(std::move(c).value()));

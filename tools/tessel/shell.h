@@ -25,7 +25,10 @@ class Backend {
 // Runs statements against an embedded Database (owned by the backend).
 std::unique_ptr<Backend> make_embedded_backend(std::unique_ptr<Database> db);
 // Connects to a tesseld server; the error names the host and port.
-Result<std::unique_ptr<Backend>> make_network_backend(const std::string& host, int port);
+// `username` empty: no credentials (a server with PasswordAuthenticator refuses).
+Result<std::unique_ptr<Backend>> make_network_backend(const std::string& host, int port,
+                                                      const std::string& username = "",
+                                                      const std::string& password = "");
 
 struct ShellOptions {
     bool interactive = false;  // prompt, and page long results with ---MORE---
