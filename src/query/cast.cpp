@@ -1,9 +1,9 @@
 #include "query/cast.h"
 
 #include <cmath>
-#include <cstring>
 #include <limits>
 
+#include "query/numbers.h"
 #include "types/bytes_util.h"
 #include "types/inet.h"
 #include "types/number_format.h"
@@ -18,9 +18,11 @@ namespace {
 
 using Opt = std::optional<std::string>;
 
+using numbers::read_floating;
+using numbers::write_floating;
+
 bool fixed_integer(TypeKind k) {
-    return k == TypeKind::kTinyint || k == TypeKind::kSmallint || k == TypeKind::kInt ||
-           k == TypeKind::kBigint || k == TypeKind::kCounter;
+    return numbers::is_fixed_integer(k);
 }
 
 bool floating(TypeKind k) {
@@ -28,36 +30,7 @@ bool floating(TypeKind k) {
 }
 
 int64_t read_fixed(std::string_view b) {
-    if (b.empty()) return 0;
-    int64_t v = static_cast<int8_t>(b[0]);  // sign-extend the first byte
-    for (size_t i = 1; i < b.size(); ++i)
-        v = (v << 8) | static_cast<uint8_t>(b[i]);
-    return v;
-}
-
-double read_floating(TypeKind k, std::string_view b) {
-    if (k == TypeKind::kFloat) {
-        const uint32_t u = bytes::read_u32(b);
-        float f;
-        std::memcpy(&f, &u, 4);
-        return f;
-    }
-    const uint64_t u = bytes::read_u64(b);
-    double d;
-    std::memcpy(&d, &u, 8);
-    return d;
-}
-
-std::string write_floating(TypeKind k, double v) {
-    if (k == TypeKind::kFloat) {
-        const float f = static_cast<float>(v);
-        uint32_t u;
-        std::memcpy(&u, &f, 4);
-        return bytes::be_bytes(u, 4);
-    }
-    uint64_t u;
-    std::memcpy(&u, &v, 8);
-    return bytes::be_bytes(u, 8);
+    return numbers::read_integer(b);
 }
 
 // The low 64 bits of a two's-complement integer of any length, as Java's

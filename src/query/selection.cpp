@@ -1,9 +1,9 @@
 #include "query/selection.h"
 
 #include <cmath>
-#include <cstring>
 
 #include "query/cast.h"
+#include "query/numbers.h"
 #include "query/term_eval.h"
 #include "types/bytes_util.h"
 #include "types/value.h"
@@ -13,59 +13,13 @@ namespace {
 
 using SK = cql::SelectorPlan::Kind;
 
+using numbers::read_floating;
+using numbers::read_integer;
+using numbers::write_floating;
+using numbers::write_integer;
+
 bool is_integer(TypeKind k) {
-    return k == TypeKind::kInt || k == TypeKind::kBigint || k == TypeKind::kSmallint ||
-           k == TypeKind::kTinyint || k == TypeKind::kCounter;
-}
-
-int64_t read_integer(std::string_view b) {
-    if (b.empty()) return 0;
-    int64_t v = static_cast<int8_t>(b[0]);  // sign-extend the first byte
-    for (size_t i = 1; i < b.size(); ++i)
-        v = (v << 8) | static_cast<uint8_t>(b[i]);
-    return v;
-}
-
-std::string write_integer(TypeKind k, int64_t v) {
-    switch (k) {
-        case TypeKind::kTinyint:
-            return bytes::be_bytes(static_cast<uint8_t>(v), 1);
-        case TypeKind::kSmallint:
-            return bytes::be_bytes(static_cast<uint16_t>(v), 2);
-        case TypeKind::kInt:
-            return bytes::i32_bytes(static_cast<int32_t>(v));
-        default:
-            return bytes::i64_bytes(v);
-    }
-}
-
-long double read_floating(TypeKind k, std::string_view b) {
-    if (k == TypeKind::kFloat && b.size() == 4) {
-        uint32_t u = bytes::read_u32(b);
-        float f;
-        std::memcpy(&f, &u, 4);
-        return f;
-    }
-    if (k == TypeKind::kDouble && b.size() == 8) {
-        uint64_t u = bytes::read_u64(b);
-        double d;
-        std::memcpy(&d, &u, 8);
-        return d;
-    }
-    return static_cast<long double>(read_integer(b));
-}
-
-std::string write_floating(TypeKind k, long double v) {
-    if (k == TypeKind::kFloat) {
-        float f = static_cast<float>(v);
-        uint32_t u;
-        std::memcpy(&u, &f, 4);
-        return bytes::be_bytes(u, 4);
-    }
-    double d = static_cast<double>(v);
-    uint64_t u;
-    std::memcpy(&u, &d, 8);
-    return bytes::be_bytes(u, 8);
+    return numbers::is_fixed_integer(k);
 }
 
 std::string json_key(const std::string& name) {
@@ -234,12 +188,12 @@ std::optional<std::string> Selection::finish(const cql::SelectorPlan& s, const A
     if (s.kind == SK::kMin || s.kind == SK::kMax) return acc.best;
     const TypeKind k = s.type->kind;
     if (s.kind == SK::kSum) {
-        if (acc.floating) return write_floating(k, acc.sum);
+        if (acc.floating) return write_floating(k, static_cast<double>(acc.sum));
         return write_integer(k, acc.isum);
     }
     // AVG: integer types divide in integers, as Cassandra's avg does.
     if (acc.count == 0) return acc.floating ? write_floating(k, 0) : write_integer(k, 0);
-    if (acc.floating) return write_floating(k, acc.sum / acc.count);
+    if (acc.floating) return write_floating(k, static_cast<double>(acc.sum / acc.count));
     return write_integer(k, static_cast<int64_t>(acc.sum / acc.count));
 }
 
