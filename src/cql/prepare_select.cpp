@@ -348,6 +348,15 @@ bool bucket_column_bounded(const TableInfo& t, const WherePlan& where) {
     return where.slice_first_column == k && where.slice_start && where.slice_end;
 }
 
+// "(a ASC, b DESC)"
+std::string clustering_order_text(const TableInfo& t) {
+    std::string out = "(";
+    for (size_t i = 0; i < t.clustering.size(); ++i) {
+        out += (i ? ", " : "") + t.ck(i).name + (t.ck(i).descending ? " DESC" : " ASC");
+    }
+    return out + ")";
+}
+
 Status check_order_by(const SelectStatement& sel, const TableInfo& t, const WherePlan& where,
                       SelectPlan* plan) {
     if (sel.order_by.empty()) return Status::ok();
@@ -363,20 +372,26 @@ Status check_order_by(const SelectStatement& sel, const TableInfo& t, const Wher
                 "columns of the PRIMARY KEY, got " +
                 c.name);
         }
-        if (c.position < expected) {
-            return Status::invalid(
-                "Order by currently only supports the ordering of columns "
-                "following their declared order in the PRIMARY KEY");
-        }
         // Columns restricted by EQ before this one may be skipped.
-        if (c.position > expected && c.position > where.clustering_prefix_columns) {
+        if (c.position < expected ||
+            (c.position > expected && c.position > where.clustering_prefix_columns)) {
             return Status::invalid(
                 "Order by currently only supports the ordering of columns "
-                "following their declared order in the PRIMARY KEY");
+                "following their declared order in the PRIMARY KEY (" +
+                c.name + " is not the clustering column " +
+                (expected < static_cast<int>(t.clustering.size())
+                     ? t.ck(expected).name + " that comes next"
+                     : std::string("that comes next")) +
+                "; the clustering order is " + clustering_order_text(t) + ")");
         }
         expected = c.position + 1;
         const bool rev = o.descending != c.descending;
-        if (reversed && *reversed != rev) return Status::invalid("Unsupported order by relation");
+        if (reversed && *reversed != rev) {
+            return Status::invalid("Unsupported order by relation (" + c.name + " " +
+                                   (o.descending ? "DESC" : "ASC") +
+                                   " neither follows nor reverses the clustering order " +
+                                   clustering_order_text(t) + " as the columns before it do)");
+        }
         reversed = rev;
     }
     if (!where.partition_restricted()) {

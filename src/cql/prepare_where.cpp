@@ -1,12 +1,14 @@
 // WHERE classification: which relations select partitions, which select a
 // clustering prefix and slice, and which can only be checked row by row.
+#include <algorithm>
+
 #include "cql/prepare.h"
 #include "cql/prepare_relation.h"
 
 namespace tessel::cql {
 namespace {
 
-const char* const kFilteringMessage =
+const std::string kFilteringMessage =
     "Cannot execute this query as it might involve data filtering and thus may have "
     "unpredictable performance. If you want to execute this query despite the performance "
     "unpredictability, use ALLOW FILTERING";
@@ -59,13 +61,40 @@ class WhereBuilder {
                 !plan_.partition_restricted() &&
                 (plan_.clustering_prefix_columns > 0 || plan_.slice_first_column >= 0);
             if (!plan_.filters.empty() || clustering_without_partition) {
-                return Status::invalid(kFilteringMessage);
+                return Status::invalid(kFilteringMessage + filtering_detail());
             }
         }
         return std::move(plan_);
     }
 
   private:
+    // After Cassandra's text: which restriction needs the filtering.
+    std::string filtering_detail() const {
+        std::vector<std::string> filtered, unrestricted;
+        for (const auto& f : plan_.filters) {
+            const std::string& name = table_.columns[f.column].name;
+            if (std::find(filtered.begin(), filtered.end(), name) == filtered.end()) {
+                filtered.push_back(name);
+            }
+        }
+        if (!plan_.partition_restricted()) {
+            for (size_t i = 0; i < table_.partition_key.size(); ++i)
+                unrestricted.push_back(table_.pk(i).name);
+        }
+        std::string out;
+        if (!filtered.empty()) {
+            out += std::string(filtered.size() > 1 ? "columns " : "column ") +
+                   join_names(filtered) + " would be filtered row by row";
+        }
+        if (!unrestricted.empty()) {
+            if (!out.empty()) out += "; ";
+            out += std::string(unrestricted.size() > 1 ? "partition key columns "
+                                                       : "partition key column ") +
+                   join_names(unrestricted) + " not restricted by = or IN";
+        }
+        return " (" + out + ")";
+    }
+
     Status add_token(const Relation& r) {
         if (mode_ != WhereMode::kSelect) {
             return Status::invalid(

@@ -4,7 +4,8 @@
 namespace tessel::testing {
 namespace {
 
-const char* const kFiltering =
+// Cassandra's text, then which restriction needs the filtering.
+const std::string kFiltering =
     "Cannot execute this query as it might involve data filtering and thus may have "
     "unpredictable performance. If you want to execute this query despite the performance "
     "unpredictability, use ALLOW FILTERING";
@@ -34,8 +35,12 @@ TEST_F(RulesTest, PartitionKeyRules) {
     expect_invalid("SELECT * FROM t WHERE a > 1 AND b = 1",
                    "Only EQ and IN relation are supported on the partition key (unless you use the "
                    "token() function)");
-    expect_invalid("SELECT * FROM t WHERE v = 1", kFiltering);
-    expect_invalid("SELECT * FROM t WHERE c1 = 1", kFiltering);
+    expect_invalid("SELECT * FROM t WHERE v = 1",
+                   kFiltering +
+                       " (column v would be filtered row by row; partition key columns a, b not "
+                       "restricted by = or IN)");
+    expect_invalid("SELECT * FROM t WHERE c1 = 1",
+                   kFiltering + " (partition key columns a, b not restricted by = or IN)");
     t.ok("SELECT * FROM t WHERE a = 1 ALLOW FILTERING");
     t.ok("SELECT * FROM t WHERE a = 1 AND b IN (1, 2)");
     t.ok("SELECT * FROM t WHERE token(a, b) > 0");
@@ -51,7 +56,8 @@ TEST_F(RulesTest, ClusteringPrefixRules) {
     t.ok("SELECT * FROM t WHERE a = 1 AND b = 1 AND c1 = 1 AND c2 > 1");
     t.ok("SELECT * FROM t WHERE a = 1 AND b = 1 AND c1 IN (1, 2) AND c2 = 1");
     t.ok("SELECT * FROM t WHERE a = 1 AND b = 1 AND c2 = 1 ALLOW FILTERING");
-    expect_invalid("SELECT * FROM t WHERE a = 1 AND b = 1 AND v = 1", kFiltering);
+    expect_invalid("SELECT * FROM t WHERE a = 1 AND b = 1 AND v = 1",
+                   kFiltering + " (column v would be filtered row by row)");
 }
 
 TEST_F(RulesTest, OrderByRules) {
@@ -60,7 +66,11 @@ TEST_F(RulesTest, OrderByRules) {
         "Order by is currently only supported on the clustered columns of the PRIMARY KEY, got v");
     expect_invalid("SELECT * FROM t WHERE a = 1 AND b = 1 ORDER BY c2 DESC, c1 DESC",
                    "Order by currently only supports the ordering of columns following their "
-                   "declared order in the PRIMARY KEY");
+                   "declared order in the PRIMARY KEY (c2 is not the clustering column c1 that "
+                   "comes next; the clustering order is (c1 ASC, c2 ASC, c3 ASC))");
+    expect_invalid("SELECT * FROM t WHERE a = 1 AND b = 1 ORDER BY c1 DESC, c2 ASC",
+                   "Unsupported order by relation (c2 ASC neither follows nor reverses the "
+                   "clustering order (c1 ASC, c2 ASC, c3 ASC) as the columns before it do)");
     expect_invalid(
         "SELECT * FROM t ORDER BY c1 DESC",
         "ORDER BY is only supported when the partition key is restricted by an EQ or an IN.");
