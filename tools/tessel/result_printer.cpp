@@ -52,6 +52,12 @@ std::string rstrip(std::string s) {
 
 void print_table(std::ostream& out, const std::vector<ColumnSpec>& columns,
                  const std::vector<TextRow>& rows) {
+    print_page(out, columns, rows, true);
+    out << "(" << rows.size() << " rows)\n";
+}
+
+void print_page(std::ostream& out, const std::vector<ColumnSpec>& columns,
+                const std::vector<TextRow>& rows, bool first) {
     std::vector<size_t> widths;
     for (const auto& c : columns)
         widths.push_back(display_width(c.name));
@@ -70,7 +76,7 @@ void print_table(std::ostream& out, const std::vector<ColumnSpec>& columns,
         header += pad_right(columns[i].name, widths[i]);
         rule += std::string(widths[i], '-');
     }
-    out << "\n " << rstrip(header) << "\n-" << rule << "-\n";
+    out << (first ? "\n " : " ") << rstrip(header) << "\n-" << rule << "-\n";
     for (const auto& r : rows) {
         std::string line;
         for (size_t i = 0; i < r.size(); ++i) {
@@ -79,7 +85,7 @@ void print_table(std::ostream& out, const std::vector<ColumnSpec>& columns,
         }
         out << ' ' << line << '\n';
     }
-    out << "\n(" << rows.size() << " rows)\n";
+    out << "\n";
 }
 
 std::string format_error(const Status& status) {

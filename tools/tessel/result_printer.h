@@ -23,6 +23,12 @@ TextRow format_row(const std::vector<ColumnSpec>& columns,
 void print_table(std::ostream& out, const std::vector<ColumnSpec>& columns,
                  const std::vector<TextRow>& rows);
 
+// One page of an interactive paged result, as cqlsh prints it on a terminal:
+// the header (after a blank line on the first page), the rows, a blank line;
+// the row count follows the last page.
+void print_page(std::ostream& out, const std::vector<ColumnSpec>& columns,
+                const std::vector<TextRow>& rows, bool first);
+
 // The cqlsh error line, e.g.
 // InvalidRequest: Error from server: code=2200 [Invalid query] message="..."
 std::string format_error(const Status& status);

@@ -156,6 +156,7 @@ void Shell::print_rows(const std::string& statement, ResultSet rs, std::istream&
     // DESCRIBE results carry CQL text to print as it is.
     int create_col = column_index(rs.columns, "create_statement");
     std::vector<TextRow> rows;
+    size_t shown = 0;  // rows of earlier pages printed at the ---MORE--- prompt
     bool more = true;
     while (more) {
         if (create_col >= 0) {
@@ -169,7 +170,8 @@ void Shell::print_rows(const std::string& statement, ResultSet rs, std::istream&
         more = !rs.paging_state.empty();
         if (!more) break;
         if (options_.interactive && paging_enabled_ && create_col < 0) {
-            print_table(out_, rs.columns, rows);
+            print_page(out_, rs.columns, rows, shown == 0);
+            shown += rows.size();
             rows.clear();
             out_ << "---MORE---" << std::flush;
             std::string dummy;
@@ -183,7 +185,11 @@ void Shell::print_rows(const std::string& statement, ResultSet rs, std::istream&
         }
         rs = std::move(next).value();
     }
-    if (create_col < 0) print_table(out_, rs.columns, rows);
+    if (create_col < 0 && shown == 0) print_table(out_, rs.columns, rows);
+    if (create_col < 0 && shown > 0) {
+        if (!rows.empty()) print_page(out_, rs.columns, rows, false);
+        out_ << "(" << shown + rows.size() << " rows)\n";
+    }
 }
 
 }  // namespace tessel::shell
