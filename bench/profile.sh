@@ -57,7 +57,7 @@ for f in "$OUT"/callgrind.out.*; do
     [ -n "$phase" ] || continue
     total=$(sed -n 's/^summary: //p' "$f" | head -1)
     loop=$(callgrind_annotate --inclusive=yes "$f" 2>/dev/null |
-        grep -m1 'EventLoops::start()::{lambda' | awk '{gsub(",", "", $1); print $1}')
+        awk '/EventLoops::start\(\)::\{lambda/ && !done {gsub(",", "", $1); print $1; done = 1}')
     printf '%-28s %10s %12s %12s\n' "${phase#tessel }" "$OPS" "$((total / OPS))" "$((${loop:-0} / OPS))"
 done
 echo "profiles in $OUT (callgrind_annotate --inclusive=yes FILE)"

@@ -252,8 +252,9 @@ Opcode response_opcode(const Response& response) {
         response);
 }
 
-std::string encode_response_body(uint8_t protocol_version, const Response& response) {
-    WireWriter w;
+namespace {
+
+void write_response_body(WireWriter& w, uint8_t protocol_version, const Response& response) {
     std::visit(
         [&](const auto& m) {
             using T = std::decay_t<decltype(m)>;
@@ -288,14 +289,24 @@ std::string encode_response_body(uint8_t protocol_version, const Response& respo
             }
         },
         response);
+}
+
+}  // namespace
+
+std::string encode_response_body(uint8_t protocol_version, const Response& response) {
+    WireWriter w;
+    write_response_body(w, protocol_version, response);
     return w.take();
 }
 
-std::string encode_response_frame(uint8_t protocol_version, int16_t stream,
-                                  const Response& response,
-                                  const std::vector<std::string>& warnings,
-                                  const std::optional<Uuid>& tracing_id) {
-    WireWriter w;
+void append_response_frame(uint8_t protocol_version, int16_t stream, const Response& response,
+                           const std::vector<std::string>& warnings, std::string* out,
+                           const std::optional<Uuid>& tracing_id) {
+    // The body is written straight after a placeholder header in `out`'s own
+    // buffer, then the header is filled in: no intermediate strings.
+    const size_t start = out->size();
+    WireWriter w(std::move(*out));
+    w.write_raw(std::string_view("\0\0\0\0\0\0\0\0\0", kHeaderSize));
     uint8_t flags = 0;
     if (tracing_id) {
         flags |= kFlagTracing;
@@ -305,12 +316,26 @@ std::string encode_response_frame(uint8_t protocol_version, int16_t stream,
         flags |= kFlagWarning;
         w.write_string_list(warnings);
     }
-    w.write_raw(encode_response_body(protocol_version, response));
+    write_response_body(w, protocol_version, response);
+    *out = w.take();
     const Opcode opcode = response_opcode(response);
     if (opcode == Opcode::kEvent) stream = kEventStreamId;
-    return encode_frame(
+    const FrameHeader h{
         static_cast<uint8_t>((protocol_version & kVersionMask) | kResponseDirection), flags, stream,
-        opcode, w.data());
+        static_cast<uint8_t>(opcode), static_cast<uint32_t>(out->size() - start - kHeaderSize)};
+    std::string header;
+    header.reserve(kHeaderSize);
+    append_header(h, &header);
+    out->replace(start, kHeaderSize, header);
+}
+
+std::string encode_response_frame(uint8_t protocol_version, int16_t stream,
+                                  const Response& response,
+                                  const std::vector<std::string>& warnings,
+                                  const std::optional<Uuid>& tracing_id) {
+    std::string out;
+    append_response_frame(protocol_version, stream, response, warnings, &out, tracing_id);
+    return out;
 }
 
 Result<DecodedResponse> decode_response(uint8_t protocol_version, Opcode opcode,

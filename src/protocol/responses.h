@@ -93,6 +93,11 @@ std::string encode_response_frame(uint8_t protocol_version, int16_t stream,
                                   const std::vector<std::string>& warnings = {},
                                   const std::optional<Uuid>& tracing_id = std::nullopt);
 
+// The same frame appended to `out` (which may already hold other frames).
+void append_response_frame(uint8_t protocol_version, int16_t stream, const Response& response,
+                           const std::vector<std::string>& warnings, std::string* out,
+                           const std::optional<Uuid>& tracing_id = std::nullopt);
+
 struct DecodedResponse {
     Response response;
     std::optional<Uuid> tracing_id;

@@ -112,6 +112,8 @@ class WireReader {
 class WireWriter {
   public:
     WireWriter() = default;
+    // Appends after what `buffer` already holds (take() hands it back).
+    explicit WireWriter(std::string buffer) : out_(std::move(buffer)) {}
 
     void write_byte(uint8_t v) { out_.push_back(static_cast<char>(v)); }
     void write_short(uint16_t v);

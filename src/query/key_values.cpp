@@ -68,6 +68,27 @@ std::vector<std::string> names_of(const cql::TableInfo& t, bool partition, size_
     return n;
 }
 
+// The one combination of single-value equalities (`k = ?`, `(a, b) = (?, ?)`
+// written column by column), or nullopt when some restriction is an IN, a
+// marker for a list or tuple, or a value is null or unset: the general path
+// then handles it (and words the error).
+std::optional<std::vector<std::string>> single_values(const std::vector<cql::KeyValues>& kvs,
+                                                      const std::vector<BoundValue>& values) {
+    std::vector<std::string> out;
+    out.reserve(kvs.size());
+    for (const auto& kv : kvs) {
+        if (kv.list_marker || kv.tuple_marker || kv.alternatives.size() != 1) return std::nullopt;
+        const auto& alt = kv.alternatives[0];
+        if (alt.size() != static_cast<size_t>(kv.width)) return std::nullopt;
+        for (const auto& term : alt) {
+            auto v = evaluate(term, values);
+            if (!v.is_ok() || !v->is_value()) return std::nullopt;
+            out.push_back(std::move(v->bytes));
+        }
+    }
+    return out;
+}
+
 }  // namespace
 
 Result<std::vector<std::vector<std::string>>> evaluate_key_values(
@@ -121,6 +142,13 @@ Result<std::vector<PartitionTarget>> partition_targets(const cql::WherePlan& whe
                                                        const cql::TableInfo& table,
                                                        const KeyLayout& layout,
                                                        const std::vector<BoundValue>& values) {
+    // The common point statement names one partition: no product, no sort.
+    if (auto one = single_values(where.partition_values, values)) {
+        TESSEL_ASSIGN_OR_RETURN(auto key, encode_partition_key(layout, *one));
+        std::vector<PartitionTarget> out;
+        out.push_back({std::move(key), std::move(*one)});
+        return out;
+    }
     std::vector<std::vector<std::vector<std::string>>> parts;
     for (size_t i = 0; i < where.partition_values.size(); ++i) {
         TESSEL_ASSIGN_OR_RETURN(
@@ -155,6 +183,11 @@ Result<std::vector<PartitionTarget>> partition_targets(const cql::WherePlan& whe
 Result<std::vector<std::vector<std::string>>> clustering_prefix_values(
     const cql::WherePlan& where, const cql::TableInfo& table,
     const std::vector<BoundValue>& values) {
+    if (auto one = single_values(where.clustering_prefix, values)) {
+        std::vector<std::vector<std::string>> out;
+        out.push_back(std::move(*one));
+        return out;
+    }
     std::vector<std::vector<std::vector<std::string>>> parts;
     size_t col = 0;
     for (const auto& kv : where.clustering_prefix) {

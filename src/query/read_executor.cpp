@@ -79,6 +79,11 @@ class Reader {
         if (plan_.reversed) std::reverse(intervals_.begin(), intervals_.end());
         has_clustering_restrictions_ =
             plan_.where.clustering_prefix_columns > 0 || plan_.where.slice_first_column >= 0;
+        // Every clustering column fixed by equality (or none declared): each
+        // interval is one row, which storage can look up by key.
+        single_rows_ =
+            plan_.where.slice_first_column < 0 &&
+            plan_.where.clustering_prefix_columns == static_cast<int>(table_.clustering.size());
         for (const auto& f : plan_.where.filters) {
             FilterValues fv{&f, {}, {}, {}};
             if (f.value) {
@@ -278,6 +283,7 @@ class Reader {
             spec.end = interval_end(iv);
             spec.reversed = plan_.reversed;
             spec.include_static = first && table_.has_static;
+            spec.single_row = single_rows_ && !resuming;
             TESSEL_ASSIGN_OR_RETURN(auto stream, open(cursor, key, spec));
             if (first) static_row = stream->static_row();
             first = false;
@@ -474,6 +480,7 @@ class Reader {
     std::vector<storage::ClusteringInterval> intervals_;
     std::vector<FilterValues> filters_;
     bool has_clustering_restrictions_ = false;
+    bool single_rows_ = false;
     bool empty_ = false;
     int64_t remaining_ = -1;
     int64_t per_partition_limit_ = -1;

@@ -375,11 +375,11 @@ void RequestHandler::append_response(int16_t stream, const Response& response,
     // The warnings flag exists from v4 on.
     static const std::vector<std::string> kNone;
     const auto& w = version >= 4 ? warnings : kNone;
-    std::string frame = protocol::encode_response_frame(version, stream, response, w);
     if (compression_ == protocol::Compression::kNone) {
-        out->append(frame);
+        protocol::append_response_frame(version, stream, response, w, out);
         return;
     }
+    std::string frame = protocol::encode_response_frame(version, stream, response, w);
     auto compressed = protocol::compress_body(
         compression_, std::string_view(frame).substr(protocol::kHeaderSize));
     if (!compressed.is_ok()) {

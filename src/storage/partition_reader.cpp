@@ -44,7 +44,53 @@ bool PartitionReader::fail(const std::string& what) {
     return false;
 }
 
+Status PartitionReader::read_header(std::string_view value) {
+    if (!decode_header(value, &header_)) {
+        return Status::server("Corrupted partition header in table storage");
+    }
+    if (!header_.partition_deletion.is_live()) ++tombstones_scanned_;
+    tombstones_scanned_ += header_.range_tombstones.size();
+    range_index_ = RangeTombstoneIndex(header_.range_tombstones);
+    return Status::ok();
+}
+
+// A point read: the header, the static row (when asked for) and the one row,
+// in key order, through one MultiGet. The table's Bloom filters (memtable and
+// files) answer for the absent header and static row without a search.
+Status PartitionReader::init_single_row() {
+    const std::string& clustering = slice_.start.prefix;
+    std::string keys[3] = {header_key(partition_key_), static_key(partition_key_),
+                           row_key(partition_key_, clustering)};
+    rocksdb::Slice slices[3];
+    size_t n = 0;
+    slices[n++] = keys[0];
+    if (slice_.include_static) slices[n++] = keys[1];
+    slices[n++] = keys[2];
+    rocksdb::PinnableSlice* values = point_values_;
+    rocksdb::Status statuses[3];
+    table_->db->MultiGet(rocksdb::ReadOptions(), table_->cf, n, slices, values, statuses,
+                         /*sorted_input=*/true);
+    for (size_t i = 0; i < n; ++i) {
+        if (!statuses[i].ok() && !statuses[i].IsNotFound()) {
+            return Status::server("Failed to read partition: " + statuses[i].ToString());
+        }
+    }
+    if (statuses[0].ok()) TESSEL_RETURN_IF_ERROR(read_header(view(values[0])));
+    if (slice_.include_static && statuses[1].ok()) {
+        Row row;
+        if (materialize({}, view(values[1]), header_.partition_deletion, &row)) {
+            static_row_ = std::move(row);
+        }
+        if (!status_.is_ok()) return status_;
+    }
+    if (statuses[n - 1].ok() && interval_.contains(clustering)) {
+        point_row_ = &values[n - 1];
+    }
+    return Status::ok();
+}
+
 Status PartitionReader::init() {
+    if (slice_.single_row) return init_single_row();
     lower_bound_ = header_key(partition_key_);
     upper_bound_ = partition_key_ + kEndMarker;
     lower_slice_ = lower_bound_;
@@ -57,12 +103,7 @@ Status PartitionReader::init() {
     const std::string skey = static_key(partition_key_);
     it_->Seek(lower_bound_);
     if (it_->Valid() && view(it_->key()) == lower_bound_) {
-        if (!decode_header(view(it_->value()), &header_)) {
-            return Status::server("Corrupted partition header in table storage");
-        }
-        if (!header_.partition_deletion.is_live()) ++tombstones_scanned_;
-        tombstones_scanned_ += header_.range_tombstones.size();
-        range_index_ = RangeTombstoneIndex(header_.range_tombstones);
+        TESSEL_RETURN_IF_ERROR(read_header(view(it_->value())));
         it_->Next();
     }
     if (it_->Valid() && view(it_->key()) == skey) {
@@ -120,6 +161,18 @@ bool PartitionReader::next(Row* out) {
 }
 
 bool PartitionReader::read_next(Row* out) {
+    if (!it_) {  // single row
+        if (done_ || !point_row_) {
+            done_ = true;
+            return false;
+        }
+        done_ = true;  // a single row, then the end
+        const std::string& clustering = slice_.start.prefix;
+        const DeletionTime covering =
+            max_deletion(header_.partition_deletion, range_index_.covering(clustering));
+        const bool live = materialize(clustering, view(*point_row_), covering, out);
+        return live && status_.is_ok();
+    }
     const size_t pk_size = partition_key_.size();
     while (!done_ && it_->Valid()) {
         std::string_view key = view(it_->key());

@@ -10,7 +10,8 @@
 // left with no live marker and no live cell are skipped.
 //
 // The header, static row and rows are read through one iterator, so they
-// come from one consistent view of the store.
+// come from one consistent view of the store; a single-row slice reads its
+// (at most three) keys with one MultiGet, which is one consistent view too.
 //
 // A reader must be destroyed before the Store that created it. It is not
 // thread-safe; use one reader per thread.
@@ -38,6 +39,11 @@ struct SliceSpec {
     ClusteringBound end;
     bool reversed = false;
     bool include_static = true;
+    // The caller's promise that the slice holds at most one row, the one whose
+    // full clustering is start.prefix (every clustering column fixed by
+    // equality, or a table without clustering columns). The reader then looks
+    // the few keys up directly instead of iterating over the partition.
+    bool single_row = false;
 
     bool is_full_forward() const {
         return start.prefix.empty() && end.prefix.empty() && !reversed && include_static;
@@ -81,6 +87,8 @@ class PartitionReader {
     PartitionReader(std::shared_ptr<const TableHandle> table, std::string partition_key,
                     const SliceSpec& slice, int64_t now_seconds);
     Status init();
+    Status init_single_row();
+    Status read_header(std::string_view value);
     void position_rows();
     bool read_next(Row* out);
     // Reconciled live view of a row record; false when nothing is live.
@@ -101,6 +109,10 @@ class PartitionReader {
     uint64_t rows_scanned_ = 0;
     uint64_t tombstones_scanned_ = 0;
     bool done_ = false;
+    // single_row: the looked-up records (the row's is the last one read);
+    // point_row_ says whether the row exists and is still to be returned.
+    rocksdb::PinnableSlice point_values_[3];
+    const rocksdb::PinnableSlice* point_row_ = nullptr;
     // Bounds must outlive the iterator (declared first, destroyed last).
     std::string lower_bound_;
     std::string upper_bound_;

@@ -92,6 +92,11 @@ rocksdb::ColumnFamilyOptions Store::table_cf_options(std::shared_ptr<TableGcSett
     t.filter_policy.reset(rocksdb::NewBloomFilterPolicy(10));
     cf.table_factory.reset(rocksdb::NewBlockBasedTableFactory(t));
     cf.write_buffer_size = options_.write_buffer_bytes;
+    // A whole-key Bloom filter on the memtable: point reads (single-row
+    // slices) then skip the absent partition header and static row without
+    // searching the skip list, as the files' filters already let them.
+    cf.memtable_prefix_bloom_size_ratio = 0.02;
+    cf.memtable_whole_key_filtering = true;
     cf.merge_operator = make_table_merge_operator();
     cf.compaction_filter_factory = make_table_compaction_filter_factory(std::move(gc));
     return cf;

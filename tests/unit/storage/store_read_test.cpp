@@ -187,5 +187,59 @@ TEST_F(StoreRead, CountsRowsAndTombstonesScanned) {
     EXPECT_EQ((*r)->tombstones_scanned(), 3u);
 }
 
+// A single-row slice (looked up by key) returns what the iterated slice
+// [ck, ck] returns, with the same shadowing, static row and counts.
+TEST_F(StoreRead, SingleRowSlicesMatchIteratedSlices) {
+    write_grid();
+    PartitionMutation st;
+    st.partition_key = "pk01";
+    st.static_row = row({live(9, "static", 5)});
+    apply(st);
+    // Half in a file, half in the memtable: the lookups merge across both.
+    ASSERT_TRUE(store_->flush().is_ok());
+    apply(delete_row("pk01", "a1", 10, now32()));
+    apply(write_row("pk01", "a2", row({tomb(1, 10, now32()), live(2, "x", 11)})));
+    apply(delete_range("pk01", {"c", true}, {"c", true}, 10, now32()));
+    apply(write_row("pk01", "b2", row({live(3, "ttl", 6, "", 10, now32() - 1)})));
+    apply(write_row("pk02", "", row({live(1, "no clustering", 5)}, 5)));
+    const std::vector<std::pair<std::string, std::string>> keys = {
+        {"pk01", "a1"}, {"pk01", "a2"}, {"pk01", "b1"}, {"pk01", "b2"},
+        {"pk01", "c1"}, {"pk01", "zz"}, {"pk02", ""},   {"none", "a1"}};
+    for (const auto& [pk, ck] : keys) {
+        for (bool with_static : {true, false}) {
+            SliceSpec iterated;
+            iterated.start = {ck, true};
+            iterated.end = {ck, true};
+            iterated.include_static = with_static;
+            SliceSpec point = iterated;
+            point.single_row = true;
+            auto a = store_->read_partition("t", pk, iterated, clock_);
+            auto b = store_->read_partition("t", pk, point, clock_);
+            ASSERT_TRUE(a.is_ok() && b.is_ok());
+            SCOPED_TRACE(pk + "/" + ck + (with_static ? " with static" : ""));
+            EXPECT_EQ((*a)->static_row().has_value(), (*b)->static_row().has_value());
+            if ((*a)->static_row() && (*b)->static_row()) {
+                EXPECT_EQ(value_of(*(*a)->static_row(), 9), value_of(*(*b)->static_row(), 9));
+            }
+            Row ra, rb;
+            const bool ha = (*a)->next(&ra);
+            const bool hb = (*b)->next(&rb);
+            ASSERT_EQ(ha, hb);
+            if (ha) {
+                EXPECT_EQ(ra.clustering, rb.clustering);
+                EXPECT_EQ(ra.marker.timestamp, rb.marker.timestamp);
+                ASSERT_EQ(ra.cells.size(), rb.cells.size());
+                for (size_t i = 0; i < ra.cells.size(); ++i)
+                    EXPECT_EQ(ra.cells[i].value, rb.cells[i].value);
+            }
+            EXPECT_FALSE((*a)->next(&ra));
+            EXPECT_FALSE((*b)->next(&rb));
+            EXPECT_TRUE((*b)->status().is_ok());
+            EXPECT_EQ((*a)->rows_scanned(), (*b)->rows_scanned());
+            EXPECT_EQ((*a)->tombstones_scanned(), (*b)->tombstones_scanned());
+        }
+    }
+}
+
 }  // namespace
 }  // namespace tessel::storage
