@@ -54,6 +54,21 @@ TEST(OpenTest, PagesAreCutByBytes) {
     } while (!o.paging_state.empty());
     EXPECT_EQ(total, 30u);
     EXPECT_GE(pages, 6);
+
+    // GROUP BY pages are cut by bytes too, after a whole group.
+    o = QueryOptions();
+    total = 0;
+    pages = 0;
+    do {
+        auto r = t.session().execute("SELECT c, max(v) FROM ks.t WHERE k = 1 GROUP BY k, c", o);
+        ASSERT_TRUE(r.is_ok());
+        EXPECT_LE(r->rows.size(), 5u);
+        total += r->rows.size();
+        ++pages;
+        o.paging_state = r->paging_state;
+    } while (!o.paging_state.empty());
+    EXPECT_EQ(total, 30u);
+    EXPECT_GE(pages, 6);
 }
 
 }  // namespace

@@ -158,5 +158,42 @@ TEST_F(PagingTest, PreparedPagingWithBoundValues) {
     EXPECT_EQ(bad.status().message(), "Invalid paging state");
 }
 
+TEST_F(PagingTest, GroupByPagesByGroupsAndResumesAfterRestart) {
+    const std::string q = "SELECT k, count(*), max(c) FROM t GROUP BY k";
+    auto all = t.rows(q);
+    ASSERT_EQ(all.size(), 25u);
+    int pages = 0;
+    EXPECT_EQ(read_all(t.session(), q, 4, &pages), all);
+    EXPECT_EQ(pages, 7);  // ceil(25 / 4)
+    // Groups of a clustering prefix, with LIMIT counting groups.
+    const std::string by_row = "SELECT k, c, count(*) FROM t WHERE k IN (1, 2) GROUP BY k, c";
+    EXPECT_EQ(read_all(t.session(), by_row, 3).size(), 100u);
+    EXPECT_EQ(read_all(t.session(), by_row + " LIMIT 55", 10).size(), 55u);
+
+    QueryOptions o;
+    o.page_size = 10;
+    auto first = t.session().execute(q, o);
+    ASSERT_TRUE(first.is_ok());
+    ASSERT_EQ(first->rows.size(), 10u);
+    const std::string state = first->paging_state;
+    ASSERT_FALSE(state.empty());
+    t.reopen();
+    t.ok("USE ks");
+    o.paging_state = state;
+    auto second = t.session().execute(q, o);
+    ASSERT_TRUE(second.is_ok()) << second.status().to_string();
+    EXPECT_EQ(TestDb::format(*second),
+              std::vector<std::string>(all.begin() + 10, all.begin() + 20));
+}
+
+TEST_F(PagingTest, AggregateWithoutGroupByIsOneUnpagedRow) {
+    QueryOptions o;
+    o.page_size = 3;
+    auto r = t.session().execute("SELECT count(*), sum(v) FROM t", o);
+    ASSERT_TRUE(r.is_ok());
+    EXPECT_EQ(TestDb::format(*r), std::vector<std::string>{"1250|15030625"});
+    EXPECT_TRUE(r->paging_state.empty());
+}
+
 }  // namespace
 }  // namespace tessel::testing
