@@ -345,7 +345,7 @@ Result<ResultSet> Coordinator::run_modify(const cql::ModifyPlan& m,
                                           const std::vector<BoundValue>& values,
                                           const QueryOptions& options) {
     const int64_t ts = options.default_timestamp ? *options.default_timestamp : next_timestamp();
-    return run_batch({BatchItem{&m, &values}}, ts, m.table->is_counter);
+    return run_batch({BatchItem{&m, &values}}, ts, m.table->is_counter, /*is_batch=*/false);
 }
 
 std::mutex& Coordinator::partition_lock(const std::string& table_id, const std::string& key) {

@@ -17,12 +17,12 @@
 #include <vector>
 
 #include "cql/plan.h"
-#include "tessel/database.h"
 #include "query/access.h"
 #include "query/observer.h"
 #include "query/plan_cache.h"
 #include "query/replica.h"
 #include "query/virtual_table.h"
+#include "tessel/database.h"
 
 namespace tessel {
 class Catalog;
@@ -96,9 +96,11 @@ class Coordinator {
         const cql::ModifyPlan* plan;
         const std::vector<BoundValue>* values;
     };
+    // is_batch: a BATCH statement (its LWT failure rows show the primary key).
     Result<ResultSet> run_batch(const std::vector<BatchItem>& items, int64_t timestamp,
-                                bool counter_batch);
-    Result<ResultSet> run_conditional(const std::vector<BatchItem>& items, int64_t timestamp);
+                                bool counter_batch, bool is_batch = true);
+    Result<ResultSet> run_conditional(const std::vector<BatchItem>& items, int64_t timestamp,
+                                      bool is_batch);
     Status observe_writes(
         const std::vector<std::pair<const cql::TableInfo*, storage::PartitionMutation>>& all);
     std::mutex& partition_lock(const std::string& table_id, const std::string& key);

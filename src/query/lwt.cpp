@@ -180,7 +180,7 @@ Status Coordinator::observe_writes(
 }
 
 Result<ResultSet> Coordinator::run_batch(const std::vector<BatchItem>& items, int64_t timestamp,
-                                         bool counter_batch) {
+                                         bool counter_batch, bool is_batch) {
     bool conditional = false;
     bool has_counter = false, has_regular = false;
     for (const auto& it : items) {
@@ -206,7 +206,7 @@ Result<ResultSet> Coordinator::run_batch(const std::vector<BatchItem>& items, in
         expanded.push_back(std::move(e));
         resolved.push_back({&expanded.back(), it.values});
     }
-    if (conditional) return run_conditional(resolved, timestamp);
+    if (conditional) return run_conditional(resolved, timestamp, is_batch);
     const int64_t now = replica_->now_seconds();
     std::vector<std::pair<const cql::TableInfo*, storage::PartitionMutation>> all;
     for (const auto& it : resolved) {
@@ -239,7 +239,7 @@ Result<ResultSet> Coordinator::run_batch(const std::vector<BatchItem>& items, in
 }
 
 Result<ResultSet> Coordinator::run_conditional(const std::vector<BatchItem>& items,
-                                               int64_t timestamp) {
+                                               int64_t timestamp, bool is_batch) {
     const int64_t now = replica_->now_seconds();
     const cql::TableInfo& t = *items[0].plan->table;
     if (t.has_hidden_key()) {
@@ -263,27 +263,31 @@ Result<ResultSet> Coordinator::run_conditional(const std::vector<BatchItem>& ite
     std::lock_guard<std::mutex> lock(partition_lock(t.id, key));
     auto fetch = make_fetcher(replica_, items[0].plan->table, now);
     TESSEL_ASSIGN_OR_RETURN(auto static_row, fetch(key, "", true));
+    // Every condition is evaluated; a failure shows the current values of
+    // the rows they read, as Cassandra does: the condition columns (all
+    // columns when any statement has IF [NOT] EXISTS), after the primary key
+    // in a BATCH, one row per existing row, or [applied] alone when none exists.
     bool applied = true;
-    ResultSet failure;
-    failure.kind = ResultSet::Kind::kRows;
-    for (size_t i = 0; i < items.size() && applied; ++i) {
+    bool wildcard = false;
+    std::vector<int> shown;
+    std::vector<std::optional<storage::Row>> rows(items.size());
+    std::vector<size_t> existing;  // items whose row exists, one per clustering
+    for (size_t i = 0; i < items.size(); ++i) {
         const cql::ModifyPlan& p = *items[i].plan;
         if (!p.is_conditional()) continue;
         const CasTarget& target = targets[i];
-        std::optional<storage::Row> row;
         if (!target.static_only) {
-            TESSEL_ASSIGN_OR_RETURN(row, fetch(key, target.clustering, false));
+            TESSEL_ASSIGN_OR_RETURN(rows[i], fetch(key, target.clustering, false));
         }
-        const bool exists = target.static_only ? static_row.has_value() : row.has_value();
-        RowView view{&target.partition.components, &target.clustering_values, row ? &*row : nullptr,
-                     static_row ? &*static_row : nullptr, key};
-        std::vector<int> shown;
+        const bool exists = target.static_only ? static_row.has_value() : rows[i].has_value();
+        RowView view{&target.partition.components, &target.clustering_values,
+                     rows[i] ? &*rows[i] : nullptr, static_row ? &*static_row : nullptr, key};
         if (p.if_not_exists) {
-            applied = !exists;
-            for (size_t c = 0; c < t.columns.size(); ++c)
-                shown.push_back(static_cast<int>(c));
+            applied = applied && !exists;
+            wildcard = true;
         } else if (p.if_exists) {
-            applied = exists;
+            applied = applied && exists;
+            wildcard = true;
         } else {
             for (const auto& c : p.conditions) {
                 TESSEL_ASSIGN_OR_RETURN(bool ok, condition_holds(c, t, view, *items[i].values));
@@ -293,18 +297,69 @@ Result<ResultSet> Coordinator::run_conditional(const std::vector<BatchItem>& ite
                 }
             }
         }
-        if (applied) continue;
+        // A row is shown once however many statements read it.
+        if (exists) {
+            const bool seen = std::any_of(existing.begin(), existing.end(), [&](size_t j) {
+                return targets[j].clustering == target.clustering;
+            });
+            if (!seen) existing.push_back(i);
+        }
+    }
+    // Without any of the rows, a static row read by the conditions stands for
+    // the partition (clustering columns null).
+    std::optional<size_t> static_only_row;
+    const bool reads_static = wildcard || std::any_of(shown.begin(), shown.end(), [&](int c) {
+                                  return t.columns[c].kind == cql::ColumnKind::kStatic;
+                              });
+    if (existing.empty() && static_row && reads_static) {
+        for (size_t i = 0; i < items.size() && !static_only_row; ++i) {
+            if (items[i].plan->is_conditional()) static_only_row = i;
+        }
+        if (static_only_row) existing.push_back(*static_only_row);
+    }
+    ResultSet failure;
+    failure.kind = ResultSet::Kind::kRows;
+    if (!applied) {
+        std::vector<int> columns;
+        auto add = [&](int c) {
+            if (std::find(columns.begin(), columns.end(), c) == columns.end()) columns.push_back(c);
+        };
+        if (is_batch || wildcard) {
+            for (int c : t.partition_key)
+                add(c);
+            for (int c : t.clustering)
+                add(c);
+        }
+        if (wildcard) {
+            for (size_t c = 0; c < t.columns.size(); ++c)
+                add(static_cast<int>(c));
+        }
+        for (int c : shown)
+            add(c);
         failure.columns.push_back(applied_spec(t));
-        std::vector<std::optional<std::string>> out{bool_value(false)};
-        if (exists || static_row) {
-            for (int c : shown) {
+        if (!existing.empty()) {
+            for (int c : columns) {
                 failure.columns.push_back(
                     ColumnSpec{t.keyspace, t.name, t.columns[c].name, t.columns[c].type});
+            }
+        }
+        const std::vector<std::string> no_clustering;
+        for (size_t i : existing) {
+            const CasTarget& target = targets[i];
+            // A missing row shown through its partition's static row has no
+            // clustering values.
+            const bool row_exists = target.static_only || rows[i].has_value();
+            RowView view{&target.partition.components,
+                         row_exists ? &target.clustering_values : &no_clustering,
+                         rows[i] ? &*rows[i] : nullptr, static_row ? &*static_row : nullptr, key};
+            std::vector<std::optional<std::string>> out{bool_value(false)};
+            for (int c : columns) {
                 TESSEL_ASSIGN_OR_RETURN(auto v, column_value(t, view, c));
                 out.push_back(std::move(v));
             }
+            failure.rows.push_back(std::move(out));
         }
-        failure.rows.push_back(std::move(out));
+        if (existing.empty()) failure.rows.push_back({bool_value(false)});
     }
     if (!applied) return failure;
     std::vector<std::pair<const cql::TableInfo*, storage::PartitionMutation>> all;
