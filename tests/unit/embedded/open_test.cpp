@@ -41,34 +41,24 @@ TEST(OpenTest, PagesAreCutByBytes) {
         t.ok("INSERT INTO ks.t (k, c, v) VALUES (1, " + std::to_string(c) + ", '" +
              std::string(40, 'x') + "')");
     }
-    QueryOptions o;  // no page size: only the byte bound cuts pages
-    size_t total = 0;
-    int pages = 0;
-    do {
-        auto r = t.session().execute("SELECT * FROM ks.t WHERE k = 1", o);
-        ASSERT_TRUE(r.is_ok());
-        EXPECT_LE(r->rows.size(), 5u);
-        total += r->rows.size();
-        ++pages;
-        o.paging_state = r->paging_state;
-    } while (!o.paging_state.empty());
-    EXPECT_EQ(total, 30u);
-    EXPECT_GE(pages, 6);
-
-    // GROUP BY pages are cut by bytes too, after a whole group.
-    o = QueryOptions();
-    total = 0;
-    pages = 0;
-    do {
-        auto r = t.session().execute("SELECT c, max(v) FROM ks.t WHERE k = 1 GROUP BY k, c", o);
-        ASSERT_TRUE(r.is_ok());
-        EXPECT_LE(r->rows.size(), 5u);
-        total += r->rows.size();
-        ++pages;
-        o.paging_state = r->paging_state;
-    } while (!o.paging_state.empty());
-    EXPECT_EQ(total, 30u);
-    EXPECT_GE(pages, 6);
+    // No page size: only the byte bound cuts pages (GROUP BY pages after a
+    // whole group).
+    for (const char* cql : {"SELECT * FROM ks.t WHERE k = 1",
+                            "SELECT c, max(v) FROM ks.t WHERE k = 1 GROUP BY k, c"}) {
+        QueryOptions o;
+        size_t total = 0;
+        int pages = 0;
+        do {
+            auto r = t.session().execute(cql, o);
+            ASSERT_TRUE(r.is_ok());
+            EXPECT_LE(r->rows.size(), 5u) << cql;
+            total += r->rows.size();
+            ++pages;
+            o.paging_state = r->paging_state;
+        } while (!o.paging_state.empty());
+        EXPECT_EQ(total, 30u) << cql;
+        EXPECT_GE(pages, 6) << cql;
+    }
 }
 
 }  // namespace
