@@ -129,6 +129,7 @@ Status apply_tls_option(int line, std::string_view text, ClientTlsOptions* tls) 
     };
     if (key == "enabled") return flag(&tls->enabled);
     if (key == "require_client_auth") return flag(&tls->require_client_auth);
+    if (key == "optional") return flag(&tls->optional);
     if (key == "keystore" || key == "certificate") {
         tls->certificate = value;
     } else if (key == "private_key" || key == "keystore_key") {

@@ -23,6 +23,9 @@ struct ClientTlsOptions {
     bool enabled = false;
     std::string certificate;  // PEM certificate chain (`keystore`)
     std::string private_key;  // PEM private key; empty: in the certificate file
+    // Also accept plain connections (told apart by their first byte), as
+    // Cassandra's `optional: true` does while clients move to TLS.
+    bool optional = false;
     bool require_client_auth = false;
     std::string truststore;  // PEM CA certificates that sign client certificates
 };

@@ -66,7 +66,8 @@ void Server::do_accept() {
                     schema_listeners_.erase(c->id());
                 };
                 ClientSocket client =
-                    tls_ ? ClientSocket(std::move(socket), *tls_) : ClientSocket(std::move(socket));
+                    tls_ ? ClientSocket(std::move(socket), *tls_, config_.client_tls.optional)
+                         : ClientSocket(std::move(socket));
                 auto conn = std::make_shared<Connection>(std::move(client), db_,
                                                          config_.max_frame_bytes, std::move(hooks));
                 {

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Client TLS against a real tesseld: certificates made here with openssl (a CA,
 # a server certificate for 127.0.0.1 and a client certificate), then the
-# Python driver over TLS, first with server authentication only, then with
-# require_client_auth.
+# Python driver over TLS: with server authentication only, with
+# require_client_auth, and with optional (plain clients accepted too).
 # Usage: tests/suites/tls.sh BUILD_DIR
 set -uo pipefail
 BUILD="$(cd "${1:-build}" && pwd)"
@@ -31,22 +31,25 @@ make_certs() {
 make_certs >/dev/null 2>"$CERTS/openssl.log" || { cat "$CERTS/openssl.log"; exit 1; }
 
 failed=0
-run_mode() {  # require_client_auth: true|false
+run_mode() {  # require_client_auth: true|false, optional: true|false
   cat > "$CERTS/tesseld.yaml" <<YAML
 client_encryption_options:
   enabled: true
+  optional: $2
   keystore: $CERTS/server.pem
   private_key: $CERTS/server.key
   require_client_auth: $1
   truststore: $CERTS/ca.pem
 YAML
-  echo "--- TLS, require_client_auth: $1"
+  echo "--- TLS, require_client_auth: $1, optional: $2"
   start_tesseld "$BUILD" --config "$CERTS/tesseld.yaml" || { failed=1; return; }
   TESSEL_TLS_CA="$CERTS/ca.pem" TESSEL_TLS_CLIENT="$CERTS/client.pem:$CERTS/client.key" \
     TESSEL_TLS_REQUIRE_CLIENT_AUTH="$([ "$1" = true ] && echo 1 || echo 0)" \
+    TESSEL_TLS_OPTIONAL="$([ "$2" = true ] && echo 1 || echo 0)" \
     "$PY" "$ROOT/tests/drivers/python/test_tls.py" || failed=1
   stop_tesseld || failed=1
 }
-run_mode false
-run_mode true
+run_mode false false
+run_mode true false
+run_mode false true
 exit "$failed"

@@ -6,6 +6,7 @@ certificates and starts it). Environment:
     TESSEL_TLS_CA      the CA certificate that signed the server's (and client's) certificate
     TESSEL_TLS_CLIENT  "cert.pem:key.pem" of a client certificate, when the server
                        requires client authentication (TESSEL_TLS_REQUIRE_CLIENT_AUTH=1)
+    TESSEL_TLS_OPTIONAL=1  the server also accepts plain connections (optional: true)
 Prints a closing "N passed, N failed" line; exit status 1 on any failure.
 """
 
@@ -20,6 +21,7 @@ from driver_env import HOST, PORT, new_cluster, run
 
 CA = os.environ["TESSEL_TLS_CA"]
 REQUIRE_CLIENT_AUTH = os.environ.get("TESSEL_TLS_REQUIRE_CLIENT_AUTH") == "1"
+OPTIONAL = os.environ.get("TESSEL_TLS_OPTIONAL") == "1"
 CLIENT = os.environ.get("TESSEL_TLS_CLIENT", "")
 
 
@@ -49,6 +51,7 @@ class TlsTest(unittest.TestCase):
         finally:
             cluster.shutdown()
 
+    @unittest.skipIf(OPTIONAL, "the server also accepts plain connections")
     def test_plain_connection_is_refused(self):
         # The server closes at once; the driver then waits out its connect timeout.
         cluster = Cluster([HOST], port=PORT, connect_timeout=2)
@@ -58,6 +61,7 @@ class TlsTest(unittest.TestCase):
         finally:
             cluster.shutdown()
 
+    @unittest.skipIf(OPTIONAL, "the server also accepts plain connections")
     def test_plain_bytes_get_no_cql_answer(self):
         # An OPTIONS frame in clear: the server closes without answering it.
         with socket.create_connection((HOST, PORT), timeout=10) as s:
@@ -72,6 +76,15 @@ class TlsTest(unittest.TestCase):
             except (ConnectionResetError, socket.timeout):
                 pass
             self.assertFalse(data.startswith(b"\x84"), data[:16])
+
+    @unittest.skipUnless(OPTIONAL, "the server requires TLS")
+    def test_plain_connection_works_when_optional(self):
+        cluster = new_cluster()
+        try:
+            session = cluster.connect()
+            self.assertEqual(session.execute("SELECT key FROM system.local").one().key, "local")
+        finally:
+            cluster.shutdown()
 
     @unittest.skipUnless(REQUIRE_CLIENT_AUTH, "the server does not require client certificates")
     def test_client_without_certificate_is_refused(self):

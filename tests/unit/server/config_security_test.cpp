@@ -15,7 +15,7 @@ TEST(ConfigSecurityTest, AuthAndClientEncryption) {
 authorizer: CassandraAuthorizer
 client_encryption_options:
   enabled: true
-  optional: false
+  optional: true
   keystore: /etc/tessel/server.pem
   private_key: "/etc/tessel/server.key"
   require_client_auth: true
@@ -30,6 +30,7 @@ num_tokens: 16
     EXPECT_EQ(c.client_tls.certificate, "/etc/tessel/server.pem");
     EXPECT_EQ(c.client_tls.private_key, "/etc/tessel/server.key");
     EXPECT_TRUE(c.client_tls.require_client_auth);
+    EXPECT_TRUE(c.client_tls.optional);
     EXPECT_EQ(c.client_tls.truststore, "/etc/tessel/ca.pem");
     EXPECT_EQ(ignored, (std::vector<std::string>{"num_tokens"}));
 }
