@@ -21,4 +21,26 @@ double read_floating(TypeKind k, std::string_view b);
 // `v` as a float (rounded) or a double.
 std::string write_floating(TypeKind k, double v);
 
+// An exact decimal number: (-1 if negative) * digits * 10^-scale, for
+// aggregates over decimal and varint values (Java's BigDecimal/BigInteger
+// arithmetic, as Cassandra's sum and avg use).
+struct BigDecimal {
+    bool negative = false;
+    std::string digits = "0";  // magnitude, decimal digits without leading zeros
+    int32_t scale = 0;
+
+    static BigDecimal from_decimal(std::string_view bytes);  // a decimal value (>= 4 bytes)
+    static BigDecimal from_varint(std::string_view bytes);   // a varint value
+    std::string to_decimal() const;
+    std::string to_varint() const;  // the integer part (scale <= 0 expected)
+};
+
+// a + b, at the larger scale.
+BigDecimal add(const BigDecimal& a, const BigDecimal& b);
+BigDecimal negate(BigDecimal a);
+// a / n at a's scale: rounded half-even (BigDecimal.divide(n, HALF_EVEN)), or
+// truncated toward zero (BigInteger.divide). n > 0.
+BigDecimal divide_half_even(const BigDecimal& a, int64_t n);
+BigDecimal divide_truncated(const BigDecimal& a, int64_t n);
+
 }  // namespace tessel::query::numbers

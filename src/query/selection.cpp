@@ -171,14 +171,40 @@ Status Selection::accumulate(const cql::SelectorPlan& s, Acc* acc, const RowView
         }
         return Status::ok();
     }
-    if (is_integer(at.kind)) {
-        acc->isum += read_integer(*x);
-        acc->sum += static_cast<long double>(read_integer(*x));
-    } else if (at.kind == TypeKind::kFloat || at.kind == TypeKind::kDouble) {
-        acc->floating = true;
-        acc->sum += read_floating(at.kind, *x);
-    } else {
-        return Status::invalid("Aggregation on " + at.cql_name() + " values is not supported");
+    switch (at.kind) {
+        case TypeKind::kFloat:
+        case TypeKind::kDouble: {
+            const double d = read_floating(at.kind, *x);
+            acc->fsimple += d;
+            const double t = d - acc->fcomp;
+            const double rounded = acc->fsum + t;
+            acc->fcomp = (rounded - acc->fsum) - t;
+            acc->fsum = rounded;
+            break;
+        }
+        case TypeKind::kDecimal: {
+            const auto d = numbers::BigDecimal::from_decimal(*x);
+            if (s.kind == SK::kSum) {
+                acc->big = numbers::add(acc->big, d);
+            } else {  // avg = avg + (value - avg) / count, as Cassandra computes it
+                acc->big = numbers::add(
+                    acc->big, numbers::divide_half_even(numbers::add(d, numbers::negate(acc->big)),
+                                                        acc->count));
+            }
+            break;
+        }
+        case TypeKind::kVarint:
+            acc->big = numbers::add(acc->big, numbers::BigDecimal::from_varint(*x));
+            break;
+        default: {
+            if (!is_integer(at.kind)) {
+                return Status::invalid("Aggregation on " + at.cql_name() +
+                                       " values is not supported");
+            }
+            const int64_t v = read_integer(*x);
+            acc->isum += static_cast<uint64_t>(v);
+            acc->wide += v;
+        }
     }
     return Status::ok();
 }
@@ -187,14 +213,26 @@ std::optional<std::string> Selection::finish(const cql::SelectorPlan& s, const A
     if (s.kind == SK::kCount) return bytes::i64_bytes(acc.count);
     if (s.kind == SK::kMin || s.kind == SK::kMax) return acc.best;
     const TypeKind k = s.type->kind;
-    if (s.kind == SK::kSum) {
-        if (acc.floating) return write_floating(k, static_cast<double>(acc.sum));
-        return write_integer(k, acc.isum);
+    const bool sum = s.kind == SK::kSum;
+    switch (k) {
+        case TypeKind::kFloat:
+        case TypeKind::kDouble: {
+            if (!sum && acc.count == 0) return write_floating(k, 0);
+            double total = acc.fsum + acc.fcomp;
+            if (std::isnan(total) && std::isinf(acc.fsimple)) total = acc.fsimple;
+            return write_floating(k, sum ? total : total / static_cast<double>(acc.count));
+        }
+        case TypeKind::kDecimal:
+            return acc.big.to_decimal();
+        case TypeKind::kVarint:
+            return (sum || acc.count == 0 ? acc.big : numbers::divide_truncated(acc.big, acc.count))
+                .to_varint();
+        default:
+            if (sum) return write_integer(k, static_cast<int64_t>(acc.isum));
+            // AVG divides the exact sum in integers, as Cassandra's avg does.
+            return write_integer(k,
+                                 acc.count == 0 ? 0 : static_cast<int64_t>(acc.wide / acc.count));
     }
-    // AVG: integer types divide in integers, as Cassandra's avg does.
-    if (acc.count == 0) return acc.floating ? write_floating(k, 0) : write_integer(k, 0);
-    if (acc.floating) return write_floating(k, static_cast<double>(acc.sum / acc.count));
-    return write_integer(k, static_cast<int64_t>(acc.sum / acc.count));
 }
 
 Status Selection::add(const RowView& view) {

@@ -11,6 +11,7 @@
 #include "cql/plan.h"
 #include "query/cells.h"
 #include "query/key_codec.h"
+#include "query/numbers.h"
 #include "tessel/database.h"
 
 namespace tessel::query {
@@ -35,12 +36,16 @@ class Selection {
     Result<OutRow> flush();
 
   private:
+    // One aggregate's state, with Cassandra's arithmetic: integer sums wrap
+    // at the type's width while averages divide the exact sum; float and
+    // double use Kahan summation; decimal and varint are exact.
     struct Acc {
         int64_t count = 0;
         std::optional<std::string> best;  // min/max
-        long double sum = 0;
-        int64_t isum = 0;
-        bool floating = false;
+        uint64_t isum = 0;                // integer sum, wrapping
+        __int128 wide = 0;                // integer sum for avg
+        double fsum = 0, fcomp = 0, fsimple = 0;
+        numbers::BigDecimal big;  // decimal/varint sum, or the running decimal avg
     };
     Result<std::optional<std::string>> eval(const cql::SelectorPlan& s, const RowView& v);
     Status accumulate(const cql::SelectorPlan& s, Acc* acc, const RowView& v);
