@@ -195,6 +195,18 @@ std::vector<const ScalarFunction*> find_functions(std::string_view name, size_t 
     return out;
 }
 
+const ScalarFunction* fromjson_function() {
+    static const ScalarFunction f{
+        "fromjson",
+        {native_type(TypeKind::kVarchar)},
+        native_type(TypeKind::kVarchar),  // the receiver's type, per use
+        true,
+        [](const ScalarFunction&, const std::vector<OptValue>&) -> Result<OptValue> {
+            return Status::server("fromJson() evaluated without its receiver type");
+        }};
+    return &f;
+}
+
 const ScalarFunction* token_function() {
     // The coordinator evaluates token() itself (it needs the partitioner,
     // which this layer does not link); `call` is never reached there.

@@ -40,6 +40,10 @@ std::vector<const ScalarFunction*> find_functions(std::string_view name, size_t 
 // query/term_eval.cpp evaluates it.
 const ScalarFunction* token_function();
 
+// fromJson(text): a JSON document as a value of the type the term is
+// assigned to (the term's type); query/term_eval.cpp evaluates it.
+const ScalarFunction* fromjson_function();
+
 // True when `name` names any native scalar function.
 bool is_scalar_function(std::string_view name);
 

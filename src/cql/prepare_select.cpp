@@ -275,6 +275,10 @@ class SelectorBuilder {
         if (fn == "count" || fn == "min" || fn == "max" || fn == "sum" || fn == "avg") {
             return aggregate(s, fn);
         }
+        if (fn == "fromjson") {
+            return Status::invalid(
+                "fromJson() cannot be used in the selection clause of a SELECT statement");
+        }
         if (fn == "tojson") {
             if (s.args.size() != 1) return Status::invalid("toJson() takes exactly one argument");
             TESSEL_ASSIGN_OR_RETURN(auto a, build_inner(s.args[0]));

@@ -102,6 +102,25 @@ Result<TermPlan> prepare_literal(const Literal& lit, const TypePtr& receiver,
 
 Result<TermPlan> prepare_function(const FunctionCall& call, const TypePtr& receiver,
                                   const std::string& name, BindContext* ctx) {
+    if (call.name == "fromjson") {
+        if (call.args.size() != 1) {
+            return Status::invalid(
+                "Invalid number of arguments in call to function system.fromjson");
+        }
+        if (!receiver) {
+            return Status::invalid(
+                "fromJson() cannot be used in the selection clause of a SELECT "
+                "statement");
+        }
+        TermPlan t;
+        t.kind = TermPlan::Kind::kFunction;
+        t.function = fromjson_function();
+        t.type = receiver;
+        TESSEL_ASSIGN_OR_RETURN(auto a, prepare_term(call.args[0], native_type(TypeKind::kVarchar),
+                                                     "arg0(system.fromjson)", ctx));
+        t.args.push_back(std::move(a));
+        return t;
+    }
     auto candidates = find_functions(call.name, call.args.size());
     if (candidates.empty()) {
         if (is_scalar_function(call.name)) {

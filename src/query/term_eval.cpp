@@ -150,6 +150,11 @@ Result<TermValue> evaluate(const cql::TermPlan& t, const std::vector<BoundValue>
                     args.emplace_back();
                 }
             }
+            if (t.function == cql::fromjson_function()) {
+                if (!args[0]) return TermValue{};
+                TESSEL_ASSIGN_OR_RETURN(auto v, value_from_json(*t.type, *args[0]));
+                return TermValue::value(std::move(v));
+            }
             if (t.function == cql::token_function()) {
                 std::vector<std::string_view> parts;
                 for (const auto& a : args) {
