@@ -19,11 +19,21 @@
 #include <vector>
 
 #include "common/status.h"
+#include "partition/tablet_policy.h"
 #include "types/cql_type.h"
 
 namespace tessel {
 
 enum class CommitlogSync { kPeriodic, kBatch };
+
+// Tablets: how each table is cut into tablets and when they split and merge
+// (docs/architecture.md, "Tablets"; the thresholds in partition/tablet_policy.h).
+struct TabletOptions {
+    int initial_tablets = 4;  // of a new hash table; it never merges below this
+    int shards = 1;           // local shards the tablets are assigned to
+    TabletThresholds thresholds;
+    int64_t evaluation_interval_ms = 10000;  // split/merge rounds; 0: only when asked
+};
 
 struct DatabaseOptions {
     std::string data_dir = "./data";
@@ -44,6 +54,7 @@ struct DatabaseOptions {
     // (new_session()) always act with full rights.
     std::string authenticator = "AllowAllAuthenticator";
     std::string authorizer = "AllowAllAuthorizer";
+    TabletOptions tablets;
 };
 
 // A bound value as a client sends it.
@@ -151,6 +162,10 @@ public:
 
     // Flushes memtables and syncs the WAL (graceful stop, tessel-admin flush).
     virtual Status flush() = 0;
+
+    // Runs one tablet split/merge round now (besides the periodic ones);
+    // returns how many tablets were split or merged.
+    virtual Result<size_t> evaluate_tablets() { return size_t{0}; }
 };
 
 class Session {

@@ -18,7 +18,8 @@ class Store;
 namespace tessel::embedded {
 
 // A CatalogStore over the store's catalog family, its keys under `prefix`
-// ("schema/" for the schema, "auth/" for roles and permissions).
+// ("schema/" for the schema, "auth/" for roles and permissions, "tablets/"
+// for the tablet maps).
 std::shared_ptr<CatalogStore> make_store_catalog(storage::Store* store,
                                                  std::string prefix = "schema/");
 

@@ -8,12 +8,14 @@
 #include "embedded/catalog_glue.h"
 #include "embedded/node_files.h"
 #include "embedded/open_checks.h"
+#include "embedded/tablet_service.h"
 #include "query/coordinator.h"
 #include "query/replica.h"
 #include "query/schema_executor.h"
 #include "query/schema_view.h"
 #include "storage/store.h"
 #include "system/system_tables.h"
+#include "system/tablets_table.h"
 
 namespace tessel {
 namespace {
@@ -25,6 +27,7 @@ class DatabaseImpl final : public Database {
     ~DatabaseImpl() override {
         coordinator_.reset();
         auth_.reset();
+        tablets_.reset();
         replica_.reset();
         catalog_.reset();
         catalog_store_.reset();
@@ -55,6 +58,7 @@ class DatabaseImpl final : public Database {
     std::string schema_version() const override { return embedded::catalog_version(*catalog_); }
     std::string host_id() const override { return host_id_; }
     Status flush() override { return replica_->flush(); }
+    Result<size_t> evaluate_tablets() override { return tablets_->evaluate(); }
 
     query::Coordinator& coordinator() { return *coordinator_; }
     auth::AuthService& auth() { return *auth_; }
@@ -93,11 +97,15 @@ class DatabaseImpl final : public Database {
         TESSEL_ASSIGN_OR_RETURN(host_id_,
                                 embedded::load_or_create_random_file(o.data_dir + "/host_id", 16));
         replica_ = query::make_local_replica(store_.get());
-        TESSEL_RETURN_IF_ERROR(query::reconcile_storage(*catalog_, *replica_));
+        TESSEL_ASSIGN_OR_RETURN(
+            tablets_, embedded::TabletService::start(o.tablets, replica_.get(), catalog_.get(),
+                                                     store_.get()));
+        TESSEL_RETURN_IF_ERROR(query::reconcile_storage(*catalog_, tablets_->router()));
         query::CoordinatorOptions co;
         co.max_page_bytes = o.max_page_bytes;
         co.node_secret = secret;
-        coordinator_ = std::make_unique<query::Coordinator>(catalog_.get(), replica_.get(), co);
+        coordinator_ =
+            std::make_unique<query::Coordinator>(catalog_.get(), &tablets_->router(), co);
         coordinator_->set_schema_listener([this](const SchemaChange& c) { notify(c); });
         system::NodeInfo node;
         node.cluster_name = o.cluster_name;
@@ -107,6 +115,8 @@ class DatabaseImpl final : public Database {
         for (auto& t : system::make_system_tables(node, *catalog_)) {
             TESSEL_RETURN_IF_ERROR(coordinator_->register_virtual_table(std::move(t)));
         }
+        TESSEL_RETURN_IF_ERROR(coordinator_->register_virtual_table(
+            system::make_tablets_table(tablets_->router(), *catalog_)));
         return open_auth(o);
     }
 
@@ -147,6 +157,7 @@ class DatabaseImpl final : public Database {
     std::shared_ptr<CatalogStore> catalog_store_;
     std::shared_ptr<Catalog> catalog_;
     std::unique_ptr<query::Replica> replica_;
+    std::unique_ptr<embedded::TabletService> tablets_;  // routes every request to a tablet
     std::unique_ptr<query::Coordinator> coordinator_;
     std::unique_ptr<auth::AuthService> auth_;
     std::string host_id_;

@@ -501,6 +501,15 @@ class Reader {
 }  // namespace
 
 Result<ReadPage> execute_read(TableSource& source, const ReadRequest& request) {
+    // Without clustering columns a partition is one row: once returned, its
+    // partition is done, so the next page starts after it (not at it again).
+    if (request.resume && !request.resume->partition_done &&
+        request.plan->table->clustering.empty()) {
+        ReadRequest resumed = request;
+        resumed.resume->partition_done = true;
+        Reader r(source, resumed);
+        return r.run();
+    }
     Reader r(source, request);
     return r.run();
 }

@@ -73,6 +73,10 @@ class LocalReplica final : public Replica {
     }
     Status flush() override { return store_->flush(); }
     int64_t now_seconds() const override { return store_->now_seconds(); }
+    Status for_each_partition_stats(const std::string& table_id,
+                                    const PartitionStatsFn& fn) override {
+        return store_->for_each_partition_stats(table_id, fn);
+    }
 
   private:
     storage::Store* store_;

@@ -8,14 +8,17 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "common/status.h"
 #include "storage/mutation.h"
 #include "storage/partition_reader.h"
 #include "storage/partition_scanner.h"
+#include "storage/partition_stats.h"
 
 namespace tessel::storage {
 class Store;
@@ -73,6 +76,18 @@ class Replica {
 
     // The replica's clock, seconds since the epoch (TTL expiry is judged by it).
     virtual int64_t now_seconds() const = 0;
+
+    // The write statistics of every partition of a table, in key order (what
+    // tablet sizes are measured from). A replica without statistics calls
+    // `fn` for nothing.
+    using PartitionStatsFn =
+        std::function<void(std::string_view partition_key, const storage::PartitionStats&)>;
+    virtual Status for_each_partition_stats(const std::string& table_id,
+                                            const PartitionStatsFn& fn) {
+        (void)table_id;
+        (void)fn;
+        return Status::ok();
+    }
 };
 
 // The replica over a local store. `store` must outlive it.

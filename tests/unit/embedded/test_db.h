@@ -18,7 +18,8 @@ namespace tessel::testing {
 
 class TestDb {
   public:
-    explicit TestDb(size_t max_page_bytes = 4u << 20) : max_page_bytes_(max_page_bytes) {
+    explicit TestDb(size_t max_page_bytes = 4u << 20, TabletOptions tablets = {})
+        : max_page_bytes_(max_page_bytes), tablets_(tablets) {
         static int counter = 0;
         dir_ = std::filesystem::temp_directory_path() /
                ("tessel_test_" + std::to_string(::getpid()) + "_" + std::to_string(counter++));
@@ -37,6 +38,7 @@ class TestDb {
         DatabaseOptions o;
         o.data_dir = dir_.string();
         o.max_page_bytes = max_page_bytes_;
+        o.tablets = tablets_;
         auto r = Database::open(o);
         if (!r.is_ok()) {
             ADD_FAILURE() << "open failed: " << r.status().to_string();
@@ -45,6 +47,8 @@ class TestDb {
         db_ = std::move(r).value();
         session_ = db_->new_session();
     }
+    // Options used by the next reopen().
+    void set_tablets(TabletOptions o) { tablets_ = o; }
     void close() {
         session_.reset();
         db_.reset();
@@ -86,6 +90,7 @@ class TestDb {
 
   private:
     size_t max_page_bytes_;
+    TabletOptions tablets_;
     std::filesystem::path dir_;
     std::unique_ptr<Database> db_;
     std::unique_ptr<Session> session_;

@@ -1,0 +1,195 @@
+#include "partition/tablet_map.h"
+
+#include <algorithm>
+#include <limits>
+
+#include "partition/token.h"
+
+namespace tessel {
+namespace {
+
+constexpr uint8_t kFormatVersion = 1;
+
+using Wide = __int128;
+constexpr Wide kRingSize = Wide{1} << 64;
+constexpr Wide kMinToken = std::numeric_limits<int64_t>::min();
+
+// The first token a boundary admits ("" admits the smallest token).
+Wide boundary_token(const std::string& boundary) {
+    if (boundary.empty()) return kMinToken;
+    return decode_token_prefix(boundary).value();
+}
+
+void put_u32(std::string* out, uint32_t v) {
+    for (int s = 24; s >= 0; s -= 8)
+        out->push_back(static_cast<char>((v >> s) & 0xFF));
+}
+
+void put_u64(std::string* out, uint64_t v) {
+    for (int s = 56; s >= 0; s -= 8)
+        out->push_back(static_cast<char>((v >> s) & 0xFF));
+}
+
+class Reader {
+  public:
+    explicit Reader(std::string_view in) : in_(in) {}
+    bool u8(uint8_t* v) {
+        if (in_.empty()) return false;
+        *v = static_cast<uint8_t>(in_[0]);
+        in_.remove_prefix(1);
+        return true;
+    }
+    bool u32(uint32_t* v) {
+        if (in_.size() < 4) return false;
+        *v = 0;
+        for (int i = 0; i < 4; ++i)
+            *v = (*v << 8) | static_cast<uint8_t>(in_[i]);
+        in_.remove_prefix(4);
+        return true;
+    }
+    bool u64(uint64_t* v) {
+        if (in_.size() < 8) return false;
+        *v = 0;
+        for (int i = 0; i < 8; ++i)
+            *v = (*v << 8) | static_cast<uint8_t>(in_[i]);
+        in_.remove_prefix(8);
+        return true;
+    }
+    bool bytes(size_t n, std::string* out) {
+        if (in_.size() < n) return false;
+        out->assign(in_.substr(0, n));
+        in_.remove_prefix(n);
+        return true;
+    }
+    bool done() const { return in_.empty(); }
+
+  private:
+    std::string_view in_;
+};
+
+Status corrupt(const char* what) {
+    return Status::server(std::string("Corrupted tablet map: ") + what);
+}
+
+}  // namespace
+
+TabletMap TabletMap::initial_hash(int count, int shards, int64_t now_ms) {
+    count = std::max(count, 1);
+    shards = std::max(shards, 1);
+    TabletMap m;
+    m.hashed_ = true;
+    for (int i = 0; i < count; ++i) {
+        Tablet t;
+        if (i > 0) {
+            const Wide tok = kMinToken + kRingSize * i / count;
+            t.start = encode_token_prefix(static_cast<int64_t>(tok));
+        }
+        t.shard = i % shards;
+        t.created_ms = now_ms;
+        m.tablets_.push_back(std::move(t));
+    }
+    return m;
+}
+
+TabletMap TabletMap::initial_ordered(int64_t now_ms) {
+    TabletMap m;
+    m.hashed_ = false;
+    m.tablets_.push_back(Tablet{"", 0, now_ms});
+    return m;
+}
+
+size_t TabletMap::find(std::string_view key) const {
+    // The last tablet whose start is <= key (tablets_[0].start is "").
+    auto it = std::upper_bound(tablets_.begin(), tablets_.end(), key,
+                               [](std::string_view k, const Tablet& t) { return k < t.start; });
+    return it == tablets_.begin() ? 0 : static_cast<size_t>(it - tablets_.begin() - 1);
+}
+
+std::optional<std::string> TabletMap::end(size_t i) const {
+    if (i + 1 >= tablets_.size()) return std::nullopt;
+    return tablets_[i + 1].start;
+}
+
+std::optional<std::string> TabletMap::token_midpoint(size_t i) const {
+    if (!hashed_ || i >= tablets_.size()) return std::nullopt;
+    const Wide lo = boundary_token(tablets_[i].start);
+    const auto e = end(i);
+    const Wide hi = e ? boundary_token(*e) : kMinToken + kRingSize;
+    const Wide mid = lo + (hi - lo) / 2;
+    if (mid <= lo) return std::nullopt;
+    return encode_token_prefix(static_cast<int64_t>(mid));
+}
+
+Status TabletMap::split(size_t i, const std::string& key, int shards, int64_t now_ms) {
+    if (i >= tablets_.size()) return Status::invalid("no such tablet");
+    const auto e = end(i);
+    if (key <= tablets_[i].start || (e && key >= *e)) {
+        return Status::invalid("split key outside the tablet's range");
+    }
+    shards = std::max(shards, 1);
+    std::vector<size_t> load(static_cast<size_t>(shards), 0);
+    for (const auto& t : tablets_) {
+        if (t.shard >= 0 && t.shard < shards) ++load[static_cast<size_t>(t.shard)];
+    }
+    const auto least = std::min_element(load.begin(), load.end()) - load.begin();
+    tablets_[i].created_ms = now_ms;
+    Tablet right{key, static_cast<int32_t>(least), now_ms};
+    tablets_.insert(tablets_.begin() + static_cast<std::ptrdiff_t>(i) + 1, std::move(right));
+    return Status::ok();
+}
+
+Status TabletMap::merge(size_t i, int64_t now_ms) {
+    if (i + 1 >= tablets_.size()) return Status::invalid("no neighbour to merge with");
+    tablets_.erase(tablets_.begin() + static_cast<std::ptrdiff_t>(i) + 1);
+    tablets_[i].created_ms = now_ms;
+    return Status::ok();
+}
+
+std::string TabletMap::encode() const {
+    std::string out;
+    out.push_back(static_cast<char>(kFormatVersion));
+    out.push_back(hashed_ ? 1 : 0);
+    put_u32(&out, static_cast<uint32_t>(tablets_.size()));
+    for (const auto& t : tablets_) {
+        put_u32(&out, static_cast<uint32_t>(t.start.size()));
+        out.append(t.start);
+        put_u32(&out, static_cast<uint32_t>(t.shard));
+        put_u64(&out, static_cast<uint64_t>(t.created_ms));
+    }
+    return out;
+}
+
+Result<TabletMap> TabletMap::decode(std::string_view bytes) {
+    Reader r(bytes);
+    uint8_t version = 0, hashed = 0;
+    uint32_t count = 0;
+    if (!r.u8(&version)) return corrupt("empty record");
+    if (version != kFormatVersion) {
+        return corrupt(("unknown format version " + std::to_string(version)).c_str());
+    }
+    if (!r.u8(&hashed) || hashed > 1 || !r.u32(&count)) return corrupt("truncated header");
+    if (count == 0 || count > bytes.size()) return corrupt("bad tablet count");
+    TabletMap m;
+    m.hashed_ = hashed == 1;
+    for (uint32_t i = 0; i < count; ++i) {
+        Tablet t;
+        uint32_t len = 0, shard = 0;
+        uint64_t created = 0;
+        if (!r.u32(&len) || !r.bytes(len, &t.start) || !r.u32(&shard) || !r.u64(&created)) {
+            return corrupt("truncated tablet");
+        }
+        t.shard = static_cast<int32_t>(shard);
+        t.created_ms = static_cast<int64_t>(created);
+        if (i == 0 ? !t.start.empty() : t.start <= m.tablets_.back().start) {
+            return corrupt("tablet boundaries out of order");
+        }
+        if (m.hashed_ && i > 0 && t.start.size() != kTokenPrefixSize) {
+            return corrupt("hash tablet boundary is not a token");
+        }
+        m.tablets_.push_back(std::move(t));
+    }
+    if (!r.done()) return corrupt("trailing bytes");
+    return m;
+}
+
+}  // namespace tessel

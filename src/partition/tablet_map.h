@@ -1,0 +1,85 @@
+// TabletMap: how one table is cut into tablets, and where each tablet lives.
+//
+// A tablet is a contiguous range of a table's physical partition keys, the
+// bytes the storage orders partitions by:
+//   hash tables     keys start with the 8-byte token prefix, so a tablet is a
+//                   token range and its boundaries are token prefixes;
+//   ordered tables  keys are the memcomparable partition-key components (and
+//                   hidden shard/bucket components), so a tablet is a key
+//                   range and its boundaries are keys found in storage.
+// Either way a boundary is a byte string and routing is one binary search,
+// so the map knows nothing of types. Tablet i covers [start_i, start_{i+1});
+// the first starts at "" (the smallest key) and the last runs to the end, so
+// the tablets cover every key exactly once.
+//
+// On one node a tablet is assigned a local shard number (a label: all shards
+// share one storage instance); in a cluster it will name the replica set.
+// Splitting and merging only rewrite the map: no data moves.
+//
+// A TabletMap is a value type; callers that share one publish immutable
+// copies (see query/tablet_router.h).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/status.h"
+
+namespace tessel {
+
+struct Tablet {
+    std::string start;       // inclusive lower bound; "" for the first tablet
+    int32_t shard = 0;       // local shard the tablet is assigned to
+    int64_t created_ms = 0;  // when this range came to be (split/merge age)
+    bool operator==(const Tablet&) const = default;
+};
+
+class TabletMap {
+  public:
+    TabletMap() = default;
+
+    // A hash table's first map: `count` tablets (at least 1) splitting the
+    // token ring evenly, assigned round-robin to `shards` shards.
+    static TabletMap initial_hash(int count, int shards, int64_t now_ms);
+    // An ordered table's first map: one tablet over every key (its keys are
+    // unknown until written; it splits at keys found in storage).
+    static TabletMap initial_ordered(int64_t now_ms);
+
+    bool hashed() const { return hashed_; }
+    size_t size() const { return tablets_.size(); }
+    const std::vector<Tablet>& tablets() const { return tablets_; }
+    const Tablet& at(size_t i) const { return tablets_[i]; }
+
+    // Index of the tablet holding `key` (a physical partition key).
+    size_t find(std::string_view key) const;
+    // The exclusive upper bound of tablet i; nullopt for the last tablet.
+    std::optional<std::string> end(size_t i) const;
+
+    // Hash maps: the token midpoint of tablet i as a boundary (a token
+    // prefix), or nullopt when the tablet is a single token.
+    std::optional<std::string> token_midpoint(size_t i) const;
+
+    // Splits tablet i at `key`, which must lie strictly inside it (Invalid
+    // otherwise). The left half keeps the shard; the right half goes to the
+    // shard holding the fewest tablets of this map (of `shards`).
+    Status split(size_t i, const std::string& key, int shards, int64_t now_ms);
+    // Merges tablet i with tablet i + 1 (Invalid when there is no i + 1).
+    // The merged tablet keeps tablet i's shard.
+    Status merge(size_t i, int64_t now_ms);
+
+    // The stored form (versioned, self-checking). decode() of anything
+    // encode() did not write is Server_error, never a crash or a bad map.
+    std::string encode() const;
+    static Result<TabletMap> decode(std::string_view bytes);
+
+    bool operator==(const TabletMap&) const = default;
+
+  private:
+    bool hashed_ = true;
+    std::vector<Tablet> tablets_;  // ascending starts, tablets_[0].start == ""
+};
+
+}  // namespace tessel

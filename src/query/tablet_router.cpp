@@ -1,0 +1,363 @@
+#include "query/tablet_router.h"
+
+#include <algorithm>
+
+#include "schema/catalog.h"
+#include "storage/clustering_range.h"
+
+namespace tessel::query {
+namespace {
+
+// The bytes a mutation adds to its tablet's write rate (an estimate of what
+// it writes, like the partition statistics count).
+uint64_t mutation_bytes(const storage::PartitionMutation& m) {
+    uint64_t n = m.partition_key.size() + 16 * m.range_tombstones.size();
+    auto fragment = [&n](const storage::RowFragment& f) {
+        n += 16;
+        for (const auto& c : f.cells)
+            n += c.value.size() + c.path.size() + 16;
+    };
+    if (m.static_row) fragment(*m.static_row);
+    for (const auto& [clustering, f] : m.rows) {
+        n += clustering.size();
+        fragment(f);
+    }
+    return n;
+}
+
+// Counts a partition read in its tablet's load when it is opened.
+class TabletCursor final : public PartitionCursor {
+  public:
+    TabletCursor(TabletRouter* router, std::string table_id,
+                 std::shared_ptr<const TableTablets> tablets, storage::ClusteringInterval range,
+                 int64_t now)
+        : router_(router),
+          table_id_(std::move(table_id)),
+          tablets_(std::move(tablets)),
+          range_(std::move(range)),
+          now_(now) {
+        index_ = tablets_->map.find(range_.lo);
+    }
+
+    bool next() override {
+        while (status_.is_ok()) {
+            if (cursor_ && cursor_->next()) return true;
+            if (cursor_) {
+                status_ = cursor_->status();
+                cursor_.reset();
+                ++index_;
+            }
+            if (!status_.is_ok() || !open_tablet()) return false;
+        }
+        return false;
+    }
+    const std::string& partition_key() const override { return cursor_->partition_key(); }
+    Result<std::unique_ptr<PartitionStream>> read(const SliceSpec& slice) override {
+        tablets_->loads[index_]->record_read();
+        return cursor_->read(slice);
+    }
+    Status status() const override { return status_; }
+
+  private:
+    // Opens the scan of tablet index_'s part of the range; false past the end.
+    bool open_tablet() {
+        const TabletMap& map = tablets_->map;
+        if (index_ >= map.size()) return false;
+        const std::string& start = map.at(index_).start;
+        if (range_.hi && start >= *range_.hi) return false;
+        KeyRange part;
+        part.start_key = std::max(range_.lo, start);
+        part.start_inclusive = true;
+        std::optional<std::string> hi = range_.hi;
+        if (auto end = map.end(index_); end && (!hi || *end < *hi)) hi = *end;
+        if (hi) {
+            part.end_key = *hi;
+            part.end_inclusive = false;
+        }
+        Replica* replica = router_->replica_for(map.at(index_).shard);
+        auto c = replica->scan(table_id_, part, now_);
+        if (!c.is_ok()) {
+            status_ = c.status();
+            return false;
+        }
+        cursor_ = std::move(c).value();
+        return true;
+    }
+
+    TabletRouter* router_;
+    std::string table_id_;
+    std::shared_ptr<const TableTablets> tablets_;
+    storage::ClusteringInterval range_;
+    int64_t now_;
+    size_t index_ = 0;
+    std::unique_ptr<PartitionCursor> cursor_;
+    Status status_;
+};
+
+}  // namespace
+
+TabletRouter::TabletRouter(Replica* inner, const Catalog* catalog, CatalogStore* store,
+                           TabletRouterOptions options)
+    : inner_(inner), catalog_(catalog), store_(store), options_(std::move(options)) {
+    options_.initial_hash_tablets = std::max(1, options_.initial_hash_tablets);
+    options_.shards = std::max(1, options_.shards);
+    tables_.store(std::make_shared<const Tables>());
+}
+
+TabletRouter::~TabletRouter() = default;
+
+Replica* TabletRouter::replica_for(int32_t) const {
+    return inner_;
+}
+
+std::shared_ptr<const TableTablets> TabletRouter::tablets(const std::string& table_id) const {
+    auto tables = tables_.load();
+    auto it = tables->find(table_id);
+    return it == tables->end() ? nullptr : it->second;
+}
+
+TabletMap TabletRouter::first_map(bool hashed) const {
+    const int64_t now = options_.clock();
+    return hashed ? TabletMap::initial_hash(options_.initial_hash_tablets, options_.shards, now)
+                  : TabletMap::initial_ordered(now);
+}
+
+std::shared_ptr<const TableTablets> TabletRouter::make_tablets(TabletMap map,
+                                                               const TableTablets* previous) {
+    auto t = std::make_shared<TableTablets>();
+    const int64_t now = options_.clock();
+    // A tablet whose range did not change keeps its load (and its rates).
+    for (size_t i = 0; i < map.size(); ++i) {
+        std::shared_ptr<diagnostics::TabletLoad> load;
+        if (previous) {
+            const size_t j = previous->map.find(map.at(i).start);
+            if (previous->map.at(j).start == map.at(i).start &&
+                previous->map.end(j) == map.end(i)) {
+                load = previous->loads[j];
+            }
+        }
+        if (!load) load = std::make_shared<diagnostics::TabletLoad>(now, options_.load);
+        t->loads.push_back(std::move(load));
+    }
+    t->map = std::move(map);
+    return t;
+}
+
+Status TabletRouter::install(const std::string& table_id, TabletMap map,
+                             const TableTablets* previous) {
+    if (store_) TESSEL_RETURN_IF_ERROR(store_->put(table_id, map.encode()));
+    auto next = std::make_shared<Tables>(*tables_.load());
+    (*next)[table_id] = make_tablets(std::move(map), previous);
+    tables_.store(std::move(next));
+    return Status::ok();
+}
+
+Status TabletRouter::uninstall(const std::string& table_id) {
+    if (store_) TESSEL_RETURN_IF_ERROR(store_->remove(table_id));
+    auto next = std::make_shared<Tables>(*tables_.load());
+    next->erase(table_id);
+    tables_.store(std::move(next));
+    return Status::ok();
+}
+
+std::optional<bool> TabletRouter::catalog_hashed(const std::string& table_id) const {
+    if (!catalog_) return std::nullopt;
+    auto schema = catalog_->snapshot();
+    for (const auto& [_, ks] : schema->keyspaces) {
+        for (const auto& [name, def] : ks->tables) {
+            if (def->storage_name() == table_id) {
+                return def->options.distribution == Distribution::kHash;
+            }
+        }
+    }
+    return std::nullopt;
+}
+
+Status TabletRouter::load() {
+    std::lock_guard lock(mu_);
+    std::unordered_map<std::string, std::string> stored;
+    if (store_) {
+        TESSEL_ASSIGN_OR_RETURN(auto entries, store_->list(""));
+        for (auto& [k, v] : entries)
+            stored[k] = std::move(v);
+    }
+    auto schema = catalog_->snapshot();
+    for (const auto& [_, ks] : schema->keyspaces) {
+        for (const auto& [name, def] : ks->tables) {
+            const std::string id = def->storage_name();
+            const bool hashed = def->options.distribution == Distribution::kHash;
+            auto it = stored.find(id);
+            if (it != stored.end()) {
+                auto map = TabletMap::decode(it->second);
+                if (!map.is_ok()) {
+                    return Status::server("table " + ks->name + "." + name + ": " +
+                                          map.status().message());
+                }
+                if (map->hashed() == hashed) {
+                    auto next = std::make_shared<Tables>(*tables_.load());
+                    (*next)[id] = make_tablets(std::move(map).value(), nullptr);
+                    tables_.store(std::move(next));
+                    continue;
+                }
+            }
+            TESSEL_RETURN_IF_ERROR(install(id, first_map(hashed), nullptr));
+        }
+    }
+    // Maps of tables the catalog no longer has (a crash during DROP).
+    for (const auto& [id, _] : stored) {
+        if (!tablets(id)) TESSEL_RETURN_IF_ERROR(uninstall(id));
+    }
+    return Status::ok();
+}
+
+// --- routing ----------------------------------------------------------------
+
+Status TabletRouter::apply(const std::string& table_id, const storage::PartitionMutation& m) {
+    auto t = tablets(table_id);
+    if (!t) return inner_->apply(table_id, m);
+    const size_t i = t->map.find(m.partition_key);
+    TESSEL_RETURN_IF_ERROR(replica_for(t->map.at(i).shard)->apply(table_id, m));
+    t->loads[i]->record_write(mutation_bytes(m));
+    return Status::ok();
+}
+
+Result<std::unique_ptr<PartitionStream>> TabletRouter::read(const std::string& table_id,
+                                                            const std::string& partition_key,
+                                                            const SliceSpec& slice,
+                                                            int64_t now_seconds) {
+    auto t = tablets(table_id);
+    if (!t) return inner_->read(table_id, partition_key, slice, now_seconds);
+    const size_t i = t->map.find(partition_key);
+    t->loads[i]->record_read();
+    return replica_for(t->map.at(i).shard)->read(table_id, partition_key, slice, now_seconds);
+}
+
+Result<std::unique_ptr<PartitionCursor>> TabletRouter::scan(const std::string& table_id,
+                                                            const KeyRange& range,
+                                                            int64_t now_seconds) {
+    auto t = tablets(table_id);
+    if (!t) return inner_->scan(table_id, range, now_seconds);
+    auto interval = storage::to_interval({range.start_key, range.start_inclusive},
+                                         {range.end_key, range.end_inclusive});
+    if (interval.empty) return inner_->scan(table_id, range, now_seconds);
+    return std::unique_ptr<PartitionCursor>(
+        new TabletCursor(this, table_id, std::move(t), std::move(interval), now_seconds));
+}
+
+// --- table lifecycle --------------------------------------------------------
+
+Status TabletRouter::create_table(const std::string& table_id, int32_t gc_grace_seconds) {
+    TESSEL_RETURN_IF_ERROR(inner_->create_table(table_id, gc_grace_seconds));
+    std::lock_guard lock(mu_);
+    if (tablets(table_id)) return Status::ok();
+    return install(table_id, first_map(catalog_hashed(table_id).value_or(true)), nullptr);
+}
+
+Status TabletRouter::drop_table(const std::string& table_id) {
+    {
+        std::lock_guard lock(mu_);
+        TESSEL_RETURN_IF_ERROR(uninstall(table_id));
+    }
+    return inner_->drop_table(table_id);
+}
+
+Status TabletRouter::truncate_table(const std::string& table_id) {
+    std::lock_guard lock(mu_);
+    TESSEL_RETURN_IF_ERROR(inner_->truncate_table(table_id));
+    auto t = tablets(table_id);
+    if (!t) return Status::ok();
+    // The data is gone: start again from the table's first map.
+    return install(table_id, first_map(t->map.hashed()), nullptr);
+}
+
+// --- measuring and split/merge ----------------------------------------------
+
+Result<std::vector<TabletObservation>> TabletRouter::observe(const std::string& table_id,
+                                                             const TableTablets& t) {
+    const TabletMap& map = t.map;
+    std::vector<TabletObservation> obs(map.size());
+    const int64_t now = options_.clock();
+    for (size_t i = 0; i < map.size(); ++i) {
+        const auto r = t.loads[i]->rates(now);
+        obs[i].writes_per_sec = r.writes_per_sec;
+        obs[i].bytes_per_sec = r.bytes_per_sec;
+    }
+    size_t i = 0;
+    TESSEL_RETURN_IF_ERROR(inner_->for_each_partition_stats(
+        table_id, [&](std::string_view key, const storage::PartitionStats& s) {
+            while (i + 1 < map.size() && key >= map.at(i + 1).start)
+                ++i;
+            obs[i].size_bytes += s.bytes_written;
+            obs[i].rows += s.row_writes;
+        }));
+    if (map.hashed()) return obs;
+    // Ordered tables split at a stored key: the first partition (after the
+    // tablet's first) with at least half of the tablet's bytes before it, or
+    // else its last partition.
+    std::vector<uint64_t> before(map.size(), 0);
+    std::vector<std::optional<std::string>> last(map.size());
+    std::vector<size_t> count(map.size(), 0);
+    i = 0;
+    TESSEL_RETURN_IF_ERROR(inner_->for_each_partition_stats(
+        table_id, [&](std::string_view key, const storage::PartitionStats& s) {
+            while (i + 1 < map.size() && key >= map.at(i + 1).start)
+                ++i;
+            TabletObservation& o = obs[i];
+            if (last[i] && !o.median_key && before[i] * 2 >= o.size_bytes) {
+                o.median_key = std::string(key);
+            }
+            last[i] = std::string(key);
+            before[i] += s.bytes_written;
+            ++count[i];
+        }));
+    for (size_t j = 0; j < map.size(); ++j) {
+        if (!obs[j].median_key && count[j] >= 2) {
+            obs[j].median_key = last[j];
+        }
+    }
+    return obs;
+}
+
+Result<std::vector<TabletReport>> TabletRouter::describe(const std::string& table_id) {
+    auto t = tablets(table_id);
+    if (!t) return std::vector<TabletReport>{};
+    std::vector<TabletObservation> obs;
+    {
+        std::lock_guard lock(mu_);
+        TESSEL_ASSIGN_OR_RETURN(obs, observe(table_id, *t));
+    }
+    const int64_t now = options_.clock();
+    std::vector<TabletReport> out;
+    for (size_t i = 0; i < t->map.size(); ++i) {
+        TabletReport r;
+        r.index = i;
+        r.tablet = t->map.at(i);
+        r.end = t->map.end(i);
+        r.size_bytes = obs[i].size_bytes;
+        r.rows = obs[i].rows;
+        r.rates = t->loads[i]->rates(now);
+        out.push_back(std::move(r));
+    }
+    return out;
+}
+
+Result<size_t> TabletRouter::evaluate() {
+    std::lock_guard lock(mu_);
+    size_t changed = 0;
+    auto tables = tables_.load();
+    for (const auto& [id, t] : *tables) {
+        TESSEL_ASSIGN_OR_RETURN(auto obs, observe(id, *t));
+        const size_t floor =
+            t->map.hashed() ? static_cast<size_t>(options_.initial_hash_tablets) : 1;
+        const int64_t now = options_.clock();
+        auto plan = plan_tablet_changes(t->map, obs, options_.thresholds, floor, now);
+        if (plan.empty()) continue;
+        TabletMap next = t->map;
+        TESSEL_RETURN_IF_ERROR(apply_tablet_changes(&next, plan, options_.shards, now));
+        TESSEL_RETURN_IF_ERROR(install(id, std::move(next), t.get()));
+        changed += plan.size();
+    }
+    return changed;
+}
+
+}  // namespace tessel::query

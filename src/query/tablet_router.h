@@ -1,0 +1,141 @@
+// TabletRouter: the coordinator's routing table. Every table is cut into
+// tablets (partition/tablet_map.h); each write, partition read and scan of a
+// stored table goes through the router, which finds the tablet of the
+// physical partition key, counts the request in that tablet's load
+// (diagnostics::TabletLoad) and forwards it to the replica of the tablet's
+// shard. On one node every shard is the same local replica, so the router is
+// a Replica wrapping the local one; a cluster gives each tablet its own
+// replica set behind the same seam.
+//
+// - Scans walk the tablets in key order, each tablet's part of the range
+//   read from its replica, so a full scan is a concatenation of tablet scans.
+// - Maps are published as immutable snapshots (one atomic load per request);
+//   create/drop/truncate and split/merge rounds are serialised by a mutex and
+//   never block requests. A request routed by a map that a split replaces
+//   meanwhile stays correct: tablets only relabel ranges of one storage.
+// - Persistence: each map is stored under the table's storage name in a
+//   CatalogStore (the catalog family, keys "tablets/<table id>"), rewritten on
+//   every change, loaded by load(), removed on DROP and reset on TRUNCATE.
+// - evaluate() runs one split/merge round (partition/tablet_policy.h) over
+//   every table: sizes from the replica's partition statistics, rates from
+//   the tablets' loads. The embedded database calls it from a timer.
+#pragma once
+
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "diagnostics/clock.h"
+#include "diagnostics/tablet_load.h"
+#include "partition/tablet_map.h"
+#include "partition/tablet_policy.h"
+#include "query/replica.h"
+
+namespace tessel {
+class Catalog;
+class CatalogStore;
+}  // namespace tessel
+
+namespace tessel::query {
+
+struct TabletRouterOptions {
+    int initial_hash_tablets = 4;  // tablets of a new hash table (its merge floor too)
+    int shards = 1;                // local shards tablets are assigned to
+    TabletThresholds thresholds;
+    diagnostics::TabletLoadOptions load;
+    diagnostics::Clock clock = diagnostics::now_ms;
+};
+
+// One table's tablets as routed now: the map and each tablet's load.
+struct TableTablets {
+    TabletMap map;
+    std::vector<std::shared_ptr<diagnostics::TabletLoad>> loads;  // one per tablet
+};
+
+// What system.tablets shows of one tablet.
+struct TabletReport {
+    size_t index = 0;
+    Tablet tablet;
+    std::optional<std::string> end;  // exclusive; nullopt for the last tablet
+    uint64_t size_bytes = 0;
+    uint64_t rows = 0;
+    diagnostics::TabletRates rates;
+};
+
+class TabletRouter final : public Replica {
+  public:
+    // `inner`, `catalog` and `store` must outlive the router; `store` may be
+    // null (maps then live in memory only).
+    TabletRouter(Replica* inner, const Catalog* catalog, CatalogStore* store,
+                 TabletRouterOptions options);
+    ~TabletRouter() override;
+
+    // Loads the stored maps of the catalog's tables and gives a first map to
+    // every table that has none. Fails on an unreadable map.
+    Status load();
+
+    // The table's current tablets (nullptr for an unknown table).
+    std::shared_ptr<const TableTablets> tablets(const std::string& table_id) const;
+
+    // Measures every tablet of the table (sizes from partition statistics,
+    // rates now).
+    Result<std::vector<TabletReport>> describe(const std::string& table_id);
+
+    // One split/merge round over every table; returns the number of changes.
+    Result<size_t> evaluate();
+
+    // Replica: routed through the tablets.
+    Status apply(const std::string& table_id, const storage::PartitionMutation& m) override;
+    Result<std::unique_ptr<PartitionStream>> read(const std::string& table_id,
+                                                  const std::string& partition_key,
+                                                  const SliceSpec& slice,
+                                                  int64_t now_seconds) override;
+    Result<std::unique_ptr<PartitionCursor>> scan(const std::string& table_id,
+                                                  const KeyRange& range,
+                                                  int64_t now_seconds) override;
+    Status create_table(const std::string& table_id, int32_t gc_grace_seconds) override;
+    Status drop_table(const std::string& table_id) override;
+    Status truncate_table(const std::string& table_id) override;
+    Status set_gc_grace(const std::string& table_id, int32_t gc_grace_seconds) override {
+        return inner_->set_gc_grace(table_id, gc_grace_seconds);
+    }
+    bool has_table(const std::string& table_id) const override {
+        return inner_->has_table(table_id);
+    }
+    Status flush() override { return inner_->flush(); }
+    int64_t now_seconds() const override { return inner_->now_seconds(); }
+    Status for_each_partition_stats(const std::string& table_id,
+                                    const PartitionStatsFn& fn) override {
+        return inner_->for_each_partition_stats(table_id, fn);
+    }
+
+    // The replica serving a shard (one node: the local replica for every shard).
+    Replica* replica_for(int32_t shard) const;
+
+  private:
+    using Tables = std::unordered_map<std::string, std::shared_ptr<const TableTablets>>;
+
+    std::shared_ptr<const TableTablets> make_tablets(TabletMap map, const TableTablets* previous);
+    TabletMap first_map(bool hashed) const;
+    // Requires mu_. Stores `map` (when a store is attached) and publishes it.
+    Status install(const std::string& table_id, TabletMap map, const TableTablets* previous);
+    Status uninstall(const std::string& table_id);
+    // Requires mu_. Sizes (and, for ordered maps, median keys) per tablet.
+    Result<std::vector<TabletObservation>> observe(const std::string& table_id,
+                                                   const TableTablets& t);
+    std::optional<bool> catalog_hashed(const std::string& table_id) const;
+
+    Replica* inner_;
+    const Catalog* catalog_;
+    CatalogStore* store_;
+    TabletRouterOptions options_;
+    std::mutex mu_;  // serialises changes to the maps
+    std::atomic<std::shared_ptr<const Tables>> tables_;
+};
+
+}  // namespace tessel::query
