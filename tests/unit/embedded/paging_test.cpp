@@ -195,5 +195,35 @@ TEST_F(PagingTest, AggregateWithoutGroupByIsOneUnpagedRow) {
     EXPECT_TRUE(r->paging_state.empty());
 }
 
+TEST_F(PagingTest, GroupByPagedEqualsUnpagedForAnyPageSize) {
+    t.ok("CREATE TABLE g (k int, a int, b int, v int, PRIMARY KEY (k, a, b))");
+    for (int k = 0; k < 4; ++k) {
+        for (int a = 0; a < 5; ++a) {
+            for (int b = 0; b <= (k + a) % 4; ++b) {
+                t.ok("INSERT INTO g (k, a, b, v) VALUES (" + std::to_string(k) + ", " +
+                     std::to_string(a) + ", " + std::to_string(b) + ", " +
+                     std::to_string(k * 100 + a * 10 + b) + ")");
+            }
+        }
+    }
+    const std::vector<std::string> queries = {
+        "SELECT k, count(*), sum(v) FROM g GROUP BY k",
+        "SELECT k, a, count(*), max(b) FROM g GROUP BY k, a",
+        "SELECT k, a, b FROM g GROUP BY k, a",
+        "SELECT a, count(*) FROM g WHERE k = 2 GROUP BY k, a ORDER BY a DESC",
+        "SELECT k, a, count(*) FROM g WHERE k IN (1, 3) AND a > 0 GROUP BY k, a",
+        "SELECT k, a, count(*) FROM g GROUP BY k, a LIMIT 7",
+        "SELECT k, a, count(*) FROM g GROUP BY k, a PER PARTITION LIMIT 2",
+        "SELECT k, a, count(*) FROM g GROUP BY k, a PER PARTITION LIMIT 3 LIMIT 5",
+        "SELECT k, a, count(*) FROM g WHERE v > 150 GROUP BY k, a ALLOW FILTERING",
+    };
+    for (const auto& q : queries) {
+        const auto all = t.rows(q);
+        ASSERT_FALSE(all.empty()) << q;
+        for (int page = 1; page <= 7; ++page)
+            EXPECT_EQ(read_all(t.session(), q, page), all) << q << " in pages of " << page;
+    }
+}
+
 }  // namespace
 }  // namespace tessel::testing
