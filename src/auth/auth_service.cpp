@@ -94,7 +94,7 @@ std::unique_ptr<SessionAccess> AuthService::access_for(std::string role) {
 void SessionAccess::on_schema_change(const SchemaChange& change) {
     const bool keyspace = change.target == "KEYSPACE";
     if (!keyspace && change.target != "TABLE") return;
-    const DataResource resource = keyspace ? keyspace_resource(change.keyspace)
+    const AuthResource resource = keyspace ? keyspace_resource(change.keyspace)
                                            : table_resource(change.keyspace, change.name);
     const std::string name = resource_name(resource);
     if (change.change_type == "DROPPED") {

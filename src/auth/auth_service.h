@@ -35,7 +35,7 @@ struct AuthOptions {
     bool cassandra_authorizer = false;
     int hash_iterations = kDefaultIterations;
     // Whether a keyspace or table exists (GRANT on a missing one is refused).
-    std::function<bool(const DataResource&)> resource_exists;
+    std::function<bool(const AuthResource&)> resource_exists;
 };
 
 // Parses an authenticator / authorizer setting: the short or the

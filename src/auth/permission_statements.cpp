@@ -22,9 +22,9 @@ const char* operation_name(Kind kind) {
 }
 
 // A table named without its keyspace belongs to the session's keyspace.
-Result<DataResource> resolve(const DataResource& r, const std::string& session_keyspace) {
-    DataResource out = r;
-    if (out.level == DataResource::Level::kTable && out.keyspace.empty()) {
+Result<AuthResource> resolve(const AuthResource& r, const std::string& session_keyspace) {
+    AuthResource out = r;
+    if (out.level == AuthResource::Level::kTable && out.keyspace.empty()) {
         if (session_keyspace.empty()) {
             return Status::invalid(
                 "No keyspace has been specified. USE a keyspace, or explicitly specify "
@@ -36,12 +36,16 @@ Result<DataResource> resolve(const DataResource& r, const std::string& session_k
 }
 
 Result<ResultSet> grant_or_revoke(const Caller& c, const cql::AuthStatement& s,
-                                  const DataResource& resource) {
+                                  const AuthResource& resource) {
     auto current = c.service.roles().snapshot();
     const auto& exists = c.service.options().resource_exists;
-    if (resource.level != DataResource::Level::kAllKeyspaces && exists && !exists(resource)) {
+    const bool missing =
+        resource.level == AuthResource::Level::kRole ? !current->find(resource.role)
+        : resource.is_role() || resource.level == AuthResource::Level::kAllKeyspaces
+            ? false
+            : exists && !exists(resource);
+    if (missing)
         return Status::invalid("Resource " + resource_display(resource) + " doesn't exist");
-    }
     if (!current->find(s.role)) return Status::invalid("Role " + s.role + " doesn't exist");
     const uint32_t applicable = applicable_permissions(resource);
     uint32_t mask = s.permissions;
@@ -51,10 +55,9 @@ Result<ResultSet> grant_or_revoke(const Caller& c, const cql::AuthStatement& s,
         std::string names;
         for (const auto& n : permission_names(mask & ~applicable))
             names += (names.empty() ? "" : ", ") + n;
-        return Status::invalid(
-            "Resource type DataResource does not support the requested "
-            "permissions: " +
-            names);
+        return Status::invalid(std::string("Resource type ") +
+                               (resource.is_role() ? "RoleResource" : "DataResource") +
+                               " does not support the requested permissions: " + names);
     }
     if (!c.internal()) {
         // The granter must hold AUTHORIZE and every permission it hands out.
@@ -87,7 +90,7 @@ Result<ResultSet> grant_or_revoke(const Caller& c, const cql::AuthStatement& s,
 // LIST perms [ON r] [OF role] [NORECURSIVE]: role, username, resource,
 // permission; one row per permission, ordered by role, resource, permission.
 Result<ResultSet> list_permissions(const Caller& c, const cql::AuthStatement& s,
-                                   const std::optional<DataResource>& resource) {
+                                   const std::optional<AuthResource>& resource) {
     auto roles = c.service.roles().snapshot();
     const bool super = c.internal() || roles->is_superuser(c.role);
     std::set<std::string> grantees;
@@ -142,7 +145,7 @@ Result<ResultSet> run_permission_statement(const Caller& caller, const cql::Auth
         return Status::invalid(std::string(operation_name(s.kind)) +
                                " operation is not supported by AllowAllAuthorizer");
     }
-    std::optional<DataResource> resource;
+    std::optional<AuthResource> resource;
     if (s.resource) {
         TESSEL_ASSIGN_OR_RETURN(resource, resolve(*s.resource, plan.keyspace));
     }

@@ -2,32 +2,48 @@
 
 namespace tessel::auth {
 
-DataResource all_keyspaces() {
-    return DataResource{};
+AuthResource all_keyspaces() {
+    return AuthResource{};
 }
 
-DataResource keyspace_resource(std::string keyspace) {
-    return DataResource{DataResource::Level::kKeyspace, std::move(keyspace), {}};
+AuthResource keyspace_resource(std::string keyspace) {
+    return AuthResource{AuthResource::Level::kKeyspace, std::move(keyspace), {}, {}};
 }
 
-DataResource table_resource(std::string keyspace, std::string table) {
-    return DataResource{DataResource::Level::kTable, std::move(keyspace), std::move(table)};
+AuthResource table_resource(std::string keyspace, std::string table) {
+    return AuthResource{AuthResource::Level::kTable, std::move(keyspace), std::move(table), {}};
 }
 
-std::string resource_name(const DataResource& r) {
+AuthResource all_roles() {
+    return AuthResource{AuthResource::Level::kAllRoles, {}, {}, {}};
+}
+
+AuthResource role_resource(std::string role) {
+    return AuthResource{AuthResource::Level::kRole, {}, {}, std::move(role)};
+}
+
+std::string resource_name(const AuthResource& r) {
     switch (r.level) {
-        case DataResource::Level::kAllKeyspaces:
+        case AuthResource::Level::kAllKeyspaces:
             return "data";
-        case DataResource::Level::kKeyspace:
+        case AuthResource::Level::kKeyspace:
             return "data/" + r.keyspace;
-        case DataResource::Level::kTable:
+        case AuthResource::Level::kAllRoles:
+            return "roles";
+        case AuthResource::Level::kRole:
+            return "roles/" + r.role;
+        case AuthResource::Level::kTable:
             break;
     }
     return "data/" + r.keyspace + "/" + r.table;
 }
 
-std::optional<DataResource> parse_resource_name(std::string_view name) {
+std::optional<AuthResource> parse_resource_name(std::string_view name) {
     if (name == "data") return all_keyspaces();
+    if (name == "roles") return all_roles();
+    if (name.substr(0, 6) == "roles/" && name.size() > 6) {
+        return role_resource(std::string(name.substr(6)));
+    }
     if (name.substr(0, 5) != "data/" || name.size() == 5) return std::nullopt;
     std::string_view rest = name.substr(5);
     size_t slash = rest.find('/');
@@ -36,22 +52,28 @@ std::optional<DataResource> parse_resource_name(std::string_view name) {
     return table_resource(std::string(rest.substr(0, slash)), std::string(rest.substr(slash + 1)));
 }
 
-std::string resource_display(const DataResource& r) {
+std::string resource_display(const AuthResource& r) {
     switch (r.level) {
-        case DataResource::Level::kAllKeyspaces:
+        case AuthResource::Level::kAllKeyspaces:
             return "<all keyspaces>";
-        case DataResource::Level::kKeyspace:
+        case AuthResource::Level::kKeyspace:
             return "<keyspace " + r.keyspace + ">";
-        case DataResource::Level::kTable:
+        case AuthResource::Level::kAllRoles:
+            return "<all roles>";
+        case AuthResource::Level::kRole:
+            return "<role " + r.role + ">";
+        case AuthResource::Level::kTable:
             break;
     }
     return "<table " + r.keyspace + "." + r.table + ">";
 }
 
-std::vector<DataResource> resource_chain(const DataResource& r) {
-    std::vector<DataResource> out{r};
-    if (r.level == DataResource::Level::kTable) out.push_back(keyspace_resource(r.keyspace));
-    if (r.level != DataResource::Level::kAllKeyspaces) out.push_back(all_keyspaces());
+std::vector<AuthResource> resource_chain(const AuthResource& r) {
+    std::vector<AuthResource> out{r};
+    if (r.level == AuthResource::Level::kRole) out.push_back(all_roles());
+    if (r.is_role()) return out;
+    if (r.level == AuthResource::Level::kTable) out.push_back(keyspace_resource(r.keyspace));
+    if (r.level != AuthResource::Level::kAllKeyspaces) out.push_back(all_keyspaces());
     return out;
 }
 
@@ -69,6 +91,8 @@ std::string_view permission_name(uint32_t bit) {
             return "MODIFY";
         case cql::kPermAuthorize:
             return "AUTHORIZE";
+        case cql::kPermDescribe:
+            return "DESCRIBE";
         default:
             return "UNKNOWN";
     }
@@ -82,9 +106,20 @@ std::vector<std::string> permission_names(uint32_t mask) {
     return out;
 }
 
-uint32_t applicable_permissions(const DataResource& r) {
-    if (r.level == DataResource::Level::kTable) return cql::kAllPermissions & ~cql::kPermCreate;
-    return cql::kAllPermissions;
+uint32_t applicable_permissions(const AuthResource& r) {
+    constexpr uint32_t kData = cql::kPermCreate | cql::kPermAlter | cql::kPermDrop |
+                               cql::kPermSelect | cql::kPermModify | cql::kPermAuthorize;
+    switch (r.level) {
+        case AuthResource::Level::kTable:
+            return kData & ~cql::kPermCreate;
+        case AuthResource::Level::kAllRoles:
+            return cql::kPermCreate | cql::kPermAlter | cql::kPermDrop | cql::kPermAuthorize |
+                   cql::kPermDescribe;
+        case AuthResource::Level::kRole:
+            return cql::kPermAlter | cql::kPermDrop | cql::kPermAuthorize;
+        default:
+            return kData;
+    }
 }
 
 }  // namespace tessel::auth

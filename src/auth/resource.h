@@ -1,9 +1,10 @@
-// Data resources and permissions as Cassandra names them.
+// Resources and permissions as Cassandra names them.
 //
-// A resource's stored name is "data", "data/<ks>" or "data/<ks>/<table>"
-// (system_auth.role_permissions.resource); it is shown in messages and LIST
-// PERMISSIONS as "<all keyspaces>", "<keyspace ks>" or "<table ks.t>".
-// Permissions granted on a resource apply to everything below it.
+// A resource's stored name is "data", "data/<ks>", "data/<ks>/<table>",
+// "roles" or "roles/<role>" (system_auth.role_permissions.resource); it is
+// shown in messages and LIST PERMISSIONS as "<all keyspaces>", "<keyspace
+// ks>", "<table ks.t>", "<all roles>" or "<role r>". Permissions granted on a
+// resource apply to everything below it.
 #pragma once
 
 #include <cstdint>
@@ -16,25 +17,29 @@
 
 namespace tessel::auth {
 
-using cql::DataResource;
+using cql::AuthResource;
 
-DataResource all_keyspaces();
-DataResource keyspace_resource(std::string keyspace);
-DataResource table_resource(std::string keyspace, std::string table);
+AuthResource all_keyspaces();
+AuthResource keyspace_resource(std::string keyspace);
+AuthResource table_resource(std::string keyspace, std::string table);
+AuthResource all_roles();
+AuthResource role_resource(std::string role);
 
-std::string resource_name(const DataResource& r);
-std::optional<DataResource> parse_resource_name(std::string_view name);
-std::string resource_display(const DataResource& r);
+std::string resource_name(const AuthResource& r);
+std::optional<AuthResource> parse_resource_name(std::string_view name);
+std::string resource_display(const AuthResource& r);
 
-// The resource, then each parent up to <all keyspaces>.
-std::vector<DataResource> resource_chain(const DataResource& r);
+// The resource, then each parent up to <all keyspaces> or <all roles>.
+std::vector<AuthResource> resource_chain(const AuthResource& r);
 
 // "SELECT" for one permission bit.
 std::string_view permission_name(uint32_t bit);
 // The names of the bits of `mask`, in Cassandra's order (CREATE, ALTER,
-// DROP, SELECT, MODIFY, AUTHORIZE).
+// DROP, SELECT, MODIFY, AUTHORIZE, DESCRIBE).
 std::vector<std::string> permission_names(uint32_t mask);
-// The permissions that apply to a resource: a table has no CREATE.
-uint32_t applicable_permissions(const DataResource& r);
+// The permissions that apply to a resource (Cassandra's
+// applicablePermissions): a table has no CREATE, a role only ALTER, DROP
+// and AUTHORIZE.
+uint32_t applicable_permissions(const AuthResource& r);
 
 }  // namespace tessel::auth

@@ -18,15 +18,13 @@ bool caller_is_superuser(const Caller& c, const RoleSet& roles) {
     return c.internal() || roles.is_superuser(c.role);
 }
 
-// Without CassandraAuthorizer any logged-in role may manage roles (as in
-// Cassandra); with it, only superusers (permissions on roles themselves are
-// not modelled).
+// Permissions on <all roles> (target empty) or <role target>; without
+// CassandraAuthorizer any logged-in role may manage roles, as in Cassandra.
 Status require_role_permission(const Caller& c, const RoleSet& roles, uint32_t bit,
                                const std::string& target) {
-    if (!c.service.enforces_permissions() || caller_is_superuser(c, roles)) return Status::ok();
-    const std::string on = target.empty() ? "<all roles>" : "<role " + target + ">";
-    return unauthorized("User " + c.role + " has no " + std::string(permission_name(bit)) +
-                        " permission on " + on + " or any of its parents");
+    if (c.internal() || !c.service.enforces_permissions()) return Status::ok();
+    return require_permission(roles, c.role, bit,
+                              target.empty() ? all_roles() : role_resource(target));
 }
 
 Result<ResultSet> void_result() {
@@ -55,6 +53,13 @@ Result<ResultSet> create_role(const Caller& c, const cql::AuthStatement& s) {
         r.is_superuser = s.superuser.value_or(false);
         roles.roles[r.name] = std::move(r);
         ch->insert(s.role);
+        // The creator gets every permission on the new role.
+        auto creator = roles.roles.find(c.role);
+        if (c.service.enforces_permissions() && creator != roles.roles.end()) {
+            const AuthResource created = role_resource(s.role);
+            creator->second.permissions[resource_name(created)] |= applicable_permissions(created);
+            ch->insert(c.role);
+        }
         return Status::ok();
     }));
     return void_result();
@@ -114,8 +119,10 @@ Result<ResultSet> drop_role(const Caller& c, const cql::AuthStatement& s) {
     TESSEL_RETURN_IF_ERROR(c.service.roles().update([&](RoleSet& roles, std::set<std::string>* ch) {
         if (!roles.roles.erase(s.role)) return s.if_exists ? Status::ok() : doesnt_exist(s.role);
         ch->insert(s.role);
+        const std::string resource = resource_name(role_resource(s.role));
         for (auto& [name, r] : roles.roles) {
             if (r.member_of.erase(s.role)) ch->insert(name);
+            if (r.permissions.erase(resource)) ch->insert(name);
         }
         return Status::ok();
     }));
@@ -152,7 +159,9 @@ Result<ResultSet> grant_role(const Caller& c, const cql::AuthStatement& s) {
 // 3.11's columns). LIST USERS: name, super, for the roles that can log in.
 Result<ResultSet> list_roles(const Caller& c, const cql::AuthStatement& s) {
     auto roles = c.service.roles().snapshot();
-    const bool super = caller_is_superuser(c, *roles);
+    // DESCRIBE on <all roles> lists every role; otherwise one's own.
+    const bool super = caller_is_superuser(c, *roles) ||
+                       require_role_permission(c, *roles, cql::kPermDescribe, "").is_ok();
     std::set<std::string> names;
     if (!s.role.empty()) {
         if (!roles->find(s.role)) return doesnt_exist(s.role);

@@ -13,7 +13,7 @@ Status unauthorized(std::string message) {
 }
 
 Status require_permission(const RoleSet& roles, const std::string& role, uint32_t bit,
-                          const DataResource& resource) {
+                          const AuthResource& resource) {
     if (roles.is_superuser(role)) return Status::ok();
     for (const auto& r : resource_chain(resource)) {
         if (roles.permissions_on(role, resource_name(r)) & bit) return Status::ok();
@@ -37,7 +37,7 @@ bool always_readable(const std::string& keyspace) {
 
 struct Needed {
     uint32_t bit = 0;  // 0: nothing needed
-    DataResource resource;
+    AuthResource resource;
 };
 
 Needed schema_permission(const cql::SchemaPlan& s) {
@@ -79,7 +79,7 @@ Status SessionAccess::authorize(const cql::Plan& plan) {
     if (internal() || !service_.enforces_permissions()) return Status::ok();
     auto roles = service_.roles().snapshot();
     if (roles->is_superuser(role_)) return Status::ok();
-    auto check = [&](uint32_t bit, const DataResource& r) {
+    auto check = [&](uint32_t bit, const AuthResource& r) {
         return detail::require_permission(*roles, role_, bit, r);
     };
     if (const auto* s = std::get_if<cql::SelectPlan>(&plan.node)) {

@@ -20,7 +20,7 @@ Status unauthorized(std::string message);
 // OK when `role` holds `bit` on `resource` or one of its parents (or is a
 // superuser); else "User x has no P permission on <r> or any of its parents".
 Status require_permission(const RoleSet& roles, const std::string& role, uint32_t bit,
-                          const DataResource& resource);
+                          const AuthResource& resource);
 
 // CREATE/ALTER/DROP ROLE|USER, LIST ROLES|USERS, GRANT/REVOKE role.
 Result<ResultSet> run_role_statement(const Caller& caller, const cql::AuthStatement& s);

@@ -9,17 +9,21 @@
 
 namespace tessel::cql {
 
-// The data resources permissions apply to, from the root down.
-struct DataResource {
-    enum class Level { kAllKeyspaces, kKeyspace, kTable };
+// The resources permissions apply to: data (all keyspaces > keyspace >
+// table) and roles (all roles > role).
+struct AuthResource {
+    enum class Level { kAllKeyspaces, kKeyspace, kTable, kAllRoles, kRole };
     Level level = Level::kAllKeyspaces;
     std::string keyspace;  // kKeyspace, kTable (empty: the session keyspace)
     std::string table;     // kTable
+    std::string role;      // kRole
 
-    bool operator==(const DataResource&) const = default;
+    bool is_role() const { return level == Level::kAllRoles || level == Level::kRole; }
+    bool operator==(const AuthResource&) const = default;
 };
 
-// Permission bits; kAllPermissions is every one that applies to data.
+// Permission bits, in Cassandra's order; kAllPermissions is every bit (ALL
+// grants those that apply to the resource).
 enum Permission : uint32_t {
     kPermCreate = 1u << 0,
     kPermAlter = 1u << 1,
@@ -27,7 +31,8 @@ enum Permission : uint32_t {
     kPermSelect = 1u << 3,
     kPermModify = 1u << 4,
     kPermAuthorize = 1u << 5,
-    kAllPermissions = (1u << 6) - 1,
+    kPermDescribe = 1u << 6,
+    kAllPermissions = (1u << 7) - 1,
 };
 
 struct AuthStatement {
@@ -58,7 +63,7 @@ struct AuthStatement {
     std::optional<bool> superuser;
     uint32_t permissions = 0;  // a Permission mask
     // GRANT/REVOKE/LIST PERMISSIONS: nullopt on LIST means every resource.
-    std::optional<DataResource> resource;
+    std::optional<AuthResource> resource;
     bool norecursive = false;  // LIST ... NORECURSIVE
 };
 

@@ -16,8 +16,9 @@ struct PermissionName {
     uint32_t bit;
 };
 constexpr PermissionName kPermissions[] = {
-    {"create", kPermCreate}, {"alter", kPermAlter},   {"drop", kPermDrop},
-    {"select", kPermSelect}, {"modify", kPermModify}, {"authorize", kPermAuthorize},
+    {"create", kPermCreate},     {"alter", kPermAlter},   {"drop", kPermDrop},
+    {"select", kPermSelect},     {"modify", kPermModify}, {"authorize", kPermAuthorize},
+    {"describe", kPermDescribe},
 };
 
 bool at_permission(const Parser& p) {
@@ -25,7 +26,7 @@ bool at_permission(const Parser& p) {
     for (const auto& perm : kPermissions) {
         if (p.peek().is_keyword(perm.name)) return true;
     }
-    return p.peek().is_keyword("describe") || p.peek().is_keyword("execute");
+    return p.peek().is_keyword("execute");
 }
 
 }  // namespace
@@ -102,7 +103,7 @@ Result<uint32_t> Parser::permissions() {
     }
     uint32_t mask = 0;
     do {
-        if (peek().is_keyword("describe") || peek().is_keyword("execute")) {
+        if (peek().is_keyword("execute")) {
             std::string perm = peek().text;
             for (char& c : perm)
                 c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
@@ -125,27 +126,36 @@ Result<uint32_t> Parser::permissions() {
     return mask;
 }
 
-// ALL KEYSPACES | KEYSPACE ks | [TABLE] [ks.]t
-Result<DataResource> Parser::data_resource() {
-    DataResource r;
+// ALL KEYSPACES | KEYSPACE ks | [TABLE] [ks.]t | ALL ROLES | ROLE r
+Result<AuthResource> Parser::auth_resource() {
+    AuthResource r;
     if (peek().is_keyword("all")) {
         advance();
         if (accept_keyword("keyspaces")) return r;
-        if (peek().is_keyword("roles") || peek().is_keyword("functions")) {
-            return error_here("permissions on " + peek().text + " are not supported");
+        if (accept_keyword("roles")) {
+            r.level = AuthResource::Level::kAllRoles;
+            return r;
+        }
+        if (peek().is_keyword("functions")) {
+            return error_here("permissions on functions are not supported");
         }
         return mismatched("K_KEYSPACES");
     }
     if (accept_keyword("keyspace")) {
-        r.level = DataResource::Level::kKeyspace;
+        r.level = AuthResource::Level::kKeyspace;
         TESSEL_ASSIGN_OR_RETURN(r.keyspace, name());
         return r;
     }
-    if (peek().is_keyword("role") || peek().is_keyword("function")) {
-        return error_here("permissions on a " + peek().text + " are not supported");
+    if (accept_keyword("role")) {
+        r.level = AuthResource::Level::kRole;
+        TESSEL_ASSIGN_OR_RETURN(r.role, role_name());
+        return r;
+    }
+    if (peek().is_keyword("function")) {
+        return error_here("permissions on a function are not supported");
     }
     if (!accept_keyword("table")) accept_keyword("columnfamily");
-    r.level = DataResource::Level::kTable;
+    r.level = AuthResource::Level::kTable;
     TESSEL_ASSIGN_OR_RETURN(auto q, qualified_name());
     r.keyspace = std::move(q.keyspace);
     r.table = std::move(q.name);
@@ -170,7 +180,7 @@ Result<StatementNode> Parser::auth_statement() {
         if (!at_permission(*this)) return no_viable();
         TESSEL_ASSIGN_OR_RETURN(s.permissions, permissions());
         if (accept_keyword("on")) {
-            TESSEL_ASSIGN_OR_RETURN(s.resource, data_resource());
+            TESSEL_ASSIGN_OR_RETURN(s.resource, auth_resource());
         }
         if (accept_keyword("of")) {
             TESSEL_ASSIGN_OR_RETURN(s.role, role_name());
@@ -188,7 +198,7 @@ Result<StatementNode> Parser::auth_statement() {
         s.kind = grant ? Kind::kGrantPermission : Kind::kRevokePermission;
         TESSEL_ASSIGN_OR_RETURN(s.permissions, permissions());
         TESSEL_RETURN_IF_ERROR(expect_keyword("on"));
-        TESSEL_ASSIGN_OR_RETURN(s.resource, data_resource());
+        TESSEL_ASSIGN_OR_RETURN(s.resource, auth_resource());
     } else {
         s.kind = grant ? Kind::kGrantRole : Kind::kRevokeRole;
         TESSEL_ASSIGN_OR_RETURN(s.granted_role, role_name());

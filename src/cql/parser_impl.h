@@ -118,7 +118,7 @@ class Parser {
     Result<std::string> role_name();
     Status role_options(AuthStatement& s);
     Result<uint32_t> permissions();
-    Result<DataResource> data_resource();
+    Result<AuthResource> auth_resource();
 
     Status unsupported_object(std::string_view verb, std::string_view expected);
     std::string snippet() const;

@@ -125,10 +125,10 @@ class DatabaseImpl final : public Database {
         TESSEL_ASSIGN_OR_RETURN(ao.password_authenticator,
                                 auth::parse_authenticator(o.authenticator));
         TESSEL_ASSIGN_OR_RETURN(ao.cassandra_authorizer, auth::parse_authorizer(o.authorizer));
-        ao.resource_exists = [this](const cql::DataResource& r) {
+        ao.resource_exists = [this](const cql::AuthResource& r) {
             static const std::map<std::pair<std::string, std::string>, cql::TablePtr> kNone;
             query::CatalogSchemaView view(query::catalog_snapshot(*catalog_), &kNone);
-            if (r.level == cql::DataResource::Level::kTable) {
+            if (r.level == cql::AuthResource::Level::kTable) {
                 return view.find_table(r.keyspace, r.table) != nullptr;
             }
             return view.keyspace_exists(r.keyspace);

@@ -261,6 +261,42 @@ class AuthTest(unittest.TestCase):
         cluster, _ = connect(*SUPERUSER)
         cluster.shutdown()
 
+    def test_permissions_on_roles(self):
+        s = self.admin
+        s.execute("CREATE ROLE IF NOT EXISTS roleadmin WITH PASSWORD = 'ra' AND LOGIN = true")
+        cluster, ra = connect("roleadmin", "ra")
+        try:
+            with self.assertRaises(Unauthorized) as ctx:
+                ra.execute("CREATE ROLE team")
+            self.assertIn("User roleadmin has no CREATE permission on <all roles> "
+                          "or any of its parents", str(ctx.exception))
+            s.execute("GRANT CREATE ON ALL ROLES TO roleadmin")
+            s.execute("DROP ROLE IF EXISTS team")
+            ra.execute("CREATE ROLE team WITH PASSWORD = 't' AND LOGIN = true")
+            # The creator gets ALTER, DROP and AUTHORIZE on the role it made.
+            perms = {(r.resource, r.permission)
+                     for r in ra.execute("LIST ALL PERMISSIONS OF roleadmin")}
+            self.assertEqual(perms, {("<all roles>", "CREATE"), ("<role team>", "ALTER"),
+                                     ("<role team>", "DROP"), ("<role team>", "AUTHORIZE")})
+            ra.execute("ALTER ROLE team WITH PASSWORD = 't2'")
+            with self.assertRaises(Unauthorized):
+                ra.execute("ALTER ROLE reader WITH PASSWORD = 'x'")
+            with self.assertRaises(Unauthorized):
+                ra.execute("CREATE ROLE boss WITH SUPERUSER = true")
+            # Only its own roles are listed without DESCRIBE on <all roles>.
+            self.assertEqual({r.role for r in ra.execute("LIST ROLES")}, {"roleadmin"})
+            s.execute("GRANT DESCRIBE ON ALL ROLES TO roleadmin")
+            self.assertIn("cassandra", {r.role for r in ra.execute("LIST ROLES")})
+            with self.assertRaises(InvalidRequest) as ctx:
+                s.execute("GRANT SELECT ON ROLE team TO reader")
+            self.assertIn("Resource type RoleResource does not support the requested "
+                          "permissions: SELECT", str(ctx.exception))
+            ra.execute("DROP ROLE team")
+            perms = {r.resource for r in ra.execute("LIST ALL PERMISSIONS OF roleadmin")}
+            self.assertEqual(perms, {"<all roles>"})
+        finally:
+            cluster.shutdown()
+
     def test_legacy_user_statements(self):
         s = self.admin
         s.execute("CREATE USER IF NOT EXISTS olduser WITH PASSWORD 'pw' NOSUPERUSER")

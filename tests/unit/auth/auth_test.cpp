@@ -79,7 +79,13 @@ TEST(ResourceTest, NamesAndChain) {
     for (const auto& r : chain)
         EXPECT_EQ(parse_resource_name(resource_name(r)), r);
     EXPECT_FALSE(parse_resource_name("data/").has_value());
-    EXPECT_FALSE(parse_resource_name("roles/x").has_value());
+    EXPECT_EQ(resource_display(role_resource("r")), "<role r>");
+    EXPECT_EQ(resource_chain(role_resource("r")),
+              (std::vector<AuthResource>{role_resource("r"), all_roles()}));
+    EXPECT_EQ(parse_resource_name("roles/r"), role_resource("r"));
+    EXPECT_EQ(parse_resource_name("roles"), all_roles());
+    EXPECT_EQ(applicable_permissions(role_resource("r")),
+              uint32_t(cql::kPermAlter | cql::kPermDrop | cql::kPermAuthorize));
     EXPECT_EQ(permission_names(cql::kPermSelect | cql::kPermCreate),
               (std::vector<std::string>{"CREATE", "SELECT"}));
 }
@@ -123,7 +129,7 @@ TEST(AuthGrammarTest, Roles) {
 
 TEST(AuthGrammarTest, Permissions) {
     using K = cql::AuthStatement::Kind;
-    using L = cql::DataResource::Level;
+    using L = cql::AuthResource::Level;
     auto s = parse_auth("GRANT SELECT ON ks.t TO bob");
     EXPECT_EQ(s.kind, K::kGrantPermission);
     EXPECT_EQ(s.permissions, uint32_t(cql::kPermSelect));
@@ -147,7 +153,13 @@ TEST(AuthGrammarTest, Permissions) {
     EXPECT_EQ(s.permissions, uint32_t(cql::kPermAuthorize));
     EXPECT_FALSE(s.resource.has_value());
     EXPECT_FALSE(cql::parse_statement("GRANT EXECUTE ON ALL KEYSPACES TO bob").is_ok());
-    EXPECT_FALSE(cql::parse_statement("GRANT SELECT ON ALL ROLES TO bob").is_ok());
+    EXPECT_FALSE(cql::parse_statement("GRANT SELECT ON ALL FUNCTIONS TO bob").is_ok());
+    s = parse_auth("GRANT CREATE ON ALL ROLES TO bob");
+    EXPECT_EQ(s.resource->level, L::kAllRoles);
+    s = parse_auth("REVOKE ALTER ON ROLE 'Alice' FROM bob");
+    EXPECT_EQ(s.resource->level, L::kRole);
+    EXPECT_EQ(s.resource->role, "Alice");
+    EXPECT_EQ(parse_auth("LIST DESCRIBE ON ALL ROLES").permissions, uint32_t(cql::kPermDescribe));
     EXPECT_FALSE(cql::parse_statement("GRANT SELECT ON ks.t").is_ok());
 }
 

@@ -218,7 +218,7 @@ TEST(ParserDdl, RoleStatementsParseAndUnsupportedResourcesAreRejectedClearly) {
     }
     EXPECT_NE(syntax_error("GRANT EXECUTE ON ALL FUNCTIONS TO bob").find("does not support"),
               std::string::npos);
-    EXPECT_NE(syntax_error("GRANT SELECT ON ALL ROLES TO bob").find("not supported"),
+    EXPECT_NE(syntax_error("GRANT SELECT ON ALL FUNCTIONS TO bob").find("not supported"),
               std::string::npos);
 }
 
