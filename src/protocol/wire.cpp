@@ -193,21 +193,25 @@ Result<Uuid> WireReader::read_uuid() {
 
 // ---------------------------------------------------------------- writer
 
+// Big-endian fixed-size integers, appended in one go (one capacity check).
 void WireWriter::write_short(uint16_t v) {
-    out_.push_back(static_cast<char>(v >> 8));
-    out_.push_back(static_cast<char>(v & 0xFF));
+    const char b[2] = {static_cast<char>(v >> 8), static_cast<char>(v & 0xFF)};
+    out_.append(b, sizeof b);
 }
 
 void WireWriter::write_int(int32_t v) {
     const auto u = static_cast<uint32_t>(v);
-    for (int shift = 24; shift >= 0; shift -= 8)
-        out_.push_back(static_cast<char>((u >> shift) & 0xFF));
+    const char b[4] = {static_cast<char>(u >> 24), static_cast<char>((u >> 16) & 0xFF),
+                       static_cast<char>((u >> 8) & 0xFF), static_cast<char>(u & 0xFF)};
+    out_.append(b, sizeof b);
 }
 
 void WireWriter::write_long(int64_t v) {
     const auto u = static_cast<uint64_t>(v);
-    for (int shift = 56; shift >= 0; shift -= 8)
-        out_.push_back(static_cast<char>((u >> shift) & 0xFF));
+    char b[8];
+    for (int i = 0; i < 8; ++i)
+        b[i] = static_cast<char>((u >> (56 - 8 * i)) & 0xFF);
+    out_.append(b, sizeof b);
 }
 
 void WireWriter::write_string(std::string_view s) {

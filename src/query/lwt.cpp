@@ -229,7 +229,9 @@ Result<ResultSet> Coordinator::run_batch(const std::vector<BatchItem>& items, in
             continue;
         }
         auto source = make_replica_source(replica_, table->id, now);
-        TESSEL_ASSIGN_OR_RETURN(auto routed, route_mutations(*table, {m}, *source));
+        std::vector<storage::PartitionMutation> logical;
+        logical.push_back(std::move(m));
+        TESSEL_ASSIGN_OR_RETURN(auto routed, route_mutations(*table, std::move(logical), *source));
         for (auto& pm : routed)
             physical.emplace_back(table, std::move(pm));
     }

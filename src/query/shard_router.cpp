@@ -27,7 +27,8 @@ class Router {
         random_shard_ = t.sharded() && !t.shard_calculated ? random_shard(shards_) : 0;
     }
 
-    Status route(const storage::PartitionMutation& m) {
+    // Moves m's rows into their physical mutations.
+    Status route(storage::PartitionMutation& m) {
         TESSEL_ASSIGN_OR_RETURN(comps_, decode_partition_key(layout_, m.partition_key));
         wide_buckets_.reset();
         if (!m.partition_deletion.is_live()) {
@@ -56,7 +57,7 @@ class Router {
                 pm->static_row = m.static_row;
             }
         }
-        for (const auto& [clustering, frag] : m.rows) {
+        for (auto& [clustering, frag] : m.rows) {
             TESSEL_RETURN_IF_ERROR(route_row(clustering, frag));
         }
         return Status::ok();
@@ -71,8 +72,12 @@ class Router {
     }
 
   private:
-    Status route_row(const std::string& clustering, const storage::RowFragment& frag) {
-        TESSEL_ASSIGN_OR_RETURN(auto ck, decode_clustering(layout_, clustering));
+    Status route_row(const std::string& clustering, storage::RowFragment& frag) {
+        // The clustering values matter only for the bucket and a calculated shard.
+        std::vector<std::string> ck;
+        if (t_.bucketed() || (t_.sharded() && t_.shard_calculated)) {
+            TESSEL_ASSIGN_OR_RETURN(ck, decode_clustering(layout_, clustering));
+        }
         int64_t bucket = 0;
         if (t_.bucketed()) {
             const size_t k = static_cast<size_t>(layout_.bucket_clustering);
@@ -98,7 +103,9 @@ class Router {
         for (int32_t s = 0; s < shards_; ++s) {
             if (shard != kAllShards && s != shard) continue;
             TESSEL_ASSIGN_OR_RETURN(auto* pm, target(s, bucket));
-            pm->rows.emplace_back(clustering, frag);
+            // The last (usually the only) copy takes the fragment over.
+            const bool last = shard != kAllShards || s == shards_ - 1;
+            pm->rows.emplace_back(clustering, last ? std::move(frag) : frag);
         }
         return Status::ok();
     }
@@ -183,11 +190,11 @@ class Router {
 }  // namespace
 
 Result<std::vector<storage::PartitionMutation>> route_mutations(
-    const cql::TableInfo& table, const std::vector<storage::PartitionMutation>& logical,
+    const cql::TableInfo& table, std::vector<storage::PartitionMutation> logical,
     TableSource& physical) {
     std::vector<storage::PartitionMutation> out;
     Router router(table, physical);
-    for (const auto& m : logical) {
+    for (auto& m : logical) {
         TESSEL_RETURN_IF_ERROR(router.route(m));
         for (auto& pm : router.take())
             out.push_back(std::move(pm));

@@ -28,7 +28,7 @@ namespace tessel::query {
 // Requires table.has_hidden_key(). Invalid when a calculated-suffix write
 // does not give a value to every shard column.
 Result<std::vector<storage::PartitionMutation>> route_mutations(
-    const cql::TableInfo& table, const std::vector<storage::PartitionMutation>& logical,
+    const cql::TableInfo& table, std::vector<storage::PartitionMutation> logical,
     TableSource& physical);
 
 }  // namespace tessel::query

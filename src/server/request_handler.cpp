@@ -34,6 +34,15 @@ std::vector<protocol::ColumnSpec> to_wire_columns(const std::vector<ColumnSpec>&
     return out;
 }
 
+std::vector<protocol::ColumnSpec> to_wire_columns(std::vector<ColumnSpec>&& columns) {
+    std::vector<protocol::ColumnSpec> out;
+    out.reserve(columns.size());
+    for (auto& c : columns)
+        out.push_back(
+            {std::move(c.keyspace), std::move(c.table), std::move(c.name), std::move(c.type)});
+    return out;
+}
+
 tessel::BoundValue to_bound_value(const protocol::BoundValue& v) {
     switch (v.kind) {
         case protocol::BoundValue::Kind::kBytes:
@@ -46,12 +55,16 @@ tessel::BoundValue to_bound_value(const protocol::BoundValue& v) {
     return tessel::BoundValue::null();
 }
 
-QueryOptions to_query_options(const protocol::QueryParameters& p) {
+// Takes the values over: the request is not used for them afterwards.
+QueryOptions to_query_options(protocol::QueryParameters& p) {
     QueryOptions o;
     o.values.reserve(p.values.size());
     for (size_t i = 0; i < p.values.size(); ++i) {
-        tessel::BoundValue v = to_bound_value(p.values[i]);
-        if (i < p.value_names.size()) v.name = p.value_names[i];
+        protocol::BoundValue& in = p.values[i];
+        tessel::BoundValue v = in.kind == protocol::BoundValue::Kind::kBytes
+                                   ? tessel::BoundValue::value(std::move(in.bytes))
+                                   : to_bound_value(in);
+        if (i < p.value_names.size()) v.name = std::move(p.value_names[i]);
         o.values.push_back(std::move(v));
     }
     o.named_values = !p.value_names.empty();
@@ -184,8 +197,7 @@ RequestHandler::Outcome RequestHandler::handle_frame(const protocol::Frame& fram
     return outcome;
 }
 
-RequestHandler::Response RequestHandler::dispatch(const protocol::Request& request,
-                                                  Outcome* outcome,
+RequestHandler::Response RequestHandler::dispatch(protocol::Request& request, Outcome* outcome,
                                                   std::vector<std::string>* warnings) {
     if (std::holds_alternative<protocol::OptionsRequest>(request)) {
         protocol::SupportedResponse s;
@@ -212,11 +224,9 @@ RequestHandler::Response RequestHandler::dispatch(const protocol::Request& reque
             [&](const protocol::RegisterRequest& r) -> Response {
                 return handle_register(r, outcome);
             },
-            [&](const protocol::QueryRequest& q) -> Response { return handle_query(q, warnings); },
+            [&](protocol::QueryRequest& q) -> Response { return handle_query(q, warnings); },
             [&](const protocol::PrepareRequest& p) -> Response { return handle_prepare(p); },
-            [&](const protocol::ExecuteRequest& e) -> Response {
-                return handle_execute(e, warnings);
-            },
+            [&](protocol::ExecuteRequest& e) -> Response { return handle_execute(e, warnings); },
             [&](const protocol::BatchRequest& b) -> Response { return handle_batch(b, warnings); },
             [&](const auto&) -> Response {
                 return protocol_error("Unexpected message " + std::string(request_name(request)));
@@ -307,13 +317,13 @@ RequestHandler::Response RequestHandler::result_response(Result<ResultSet> resul
     // Rows always carry full metadata (even with Skip_metadata): both drivers
     // accept it, and NJ cannot read the No_metadata form.
     protocol::RowsResult rows;
-    rows.metadata.columns = to_wire_columns(rs.columns);
+    rows.metadata.columns = to_wire_columns(std::move(rs.columns));
     if (!rs.paging_state.empty()) rows.metadata.paging_state = std::move(rs.paging_state);
     rows.rows = std::move(rs.rows);
     return rows;
 }
 
-RequestHandler::Response RequestHandler::handle_query(const protocol::QueryRequest& query,
+RequestHandler::Response RequestHandler::handle_query(protocol::QueryRequest& query,
                                                       std::vector<std::string>* warnings) {
     return result_response(session_->execute(query.query, to_query_options(query.params)),
                            query.params.consistency, warnings);
@@ -331,7 +341,7 @@ RequestHandler::Response RequestHandler::handle_prepare(const protocol::PrepareR
     return r;
 }
 
-RequestHandler::Response RequestHandler::handle_execute(const protocol::ExecuteRequest& execute,
+RequestHandler::Response RequestHandler::handle_execute(protocol::ExecuteRequest& execute,
                                                         std::vector<std::string>* warnings) {
     auto result = session_->execute_prepared(execute.id, to_query_options(execute.params));
     if (!result.is_ok() && result.status().code() == ErrorCode::kUnprepared) {

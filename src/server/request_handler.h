@@ -51,15 +51,14 @@ class RequestHandler {
   private:
     using Response = protocol::Response;
 
-    Response dispatch(const protocol::Request& request, Outcome* outcome,
+    Response dispatch(protocol::Request& request, Outcome* outcome,
                       std::vector<std::string>* warnings);
     Response handle_startup(const protocol::StartupRequest& startup);
     Response handle_auth_response(const protocol::AuthResponseRequest& auth);
     Response handle_register(const protocol::RegisterRequest& reg, Outcome* outcome);
-    Response handle_query(const protocol::QueryRequest& query, std::vector<std::string>* warnings);
+    Response handle_query(protocol::QueryRequest& query, std::vector<std::string>* warnings);
     Response handle_prepare(const protocol::PrepareRequest& prepare);
-    Response handle_execute(const protocol::ExecuteRequest& execute,
-                            std::vector<std::string>* warnings);
+    Response handle_execute(protocol::ExecuteRequest& execute, std::vector<std::string>* warnings);
     Response handle_batch(const protocol::BatchRequest& batch, std::vector<std::string>* warnings);
     Response result_response(Result<ResultSet> result, uint16_t consistency,
                              std::vector<std::string>* warnings);
