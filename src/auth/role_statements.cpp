@@ -87,6 +87,11 @@ Result<ResultSet> alter_role(const Caller& c, const cql::AuthStatement& s) {
             if (s.login) return unauthorized("You aren't allowed to alter LOGIN");
         } else if (!super) {
             TESSEL_RETURN_IF_ERROR(require_role_permission(c, *current, cql::kPermAlter, s.role));
+            // Stricter than Cassandra: ALTER on a superuser role would let its
+            // holder take the superuser's password.
+            if (current->is_superuser(s.role)) {
+                return unauthorized("Only superusers can alter a role with superuser status");
+            }
         }
     }
     std::string hash;

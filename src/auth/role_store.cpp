@@ -114,21 +114,29 @@ std::set<std::string> RoleSet::closure(const std::string& name) const {
     return out;
 }
 
-bool RoleSet::is_superuser(const std::string& name) const {
-    for (const auto& n : closure(name)) {
-        if (find(n)->is_superuser) return true;
+void RoleSet::index() {
+    effective_.clear();
+    for (const auto& [name, _] : roles) {
+        Effective& e = effective_[name];
+        for (const auto& n : closure(name)) {
+            const Role* r = find(n);
+            e.superuser = e.superuser || r->is_superuser;
+            for (const auto& [resource, mask] : r->permissions)
+                e.permissions[resource] |= mask;
+        }
     }
-    return false;
+}
+
+bool RoleSet::is_superuser(const std::string& name) const {
+    auto it = effective_.find(name);
+    return it != effective_.end() && it->second.superuser;
 }
 
 uint32_t RoleSet::permissions_on(const std::string& name, const std::string& resource_name) const {
-    uint32_t mask = 0;
-    for (const auto& n : closure(name)) {
-        const Role* r = find(n);
-        auto it = r->permissions.find(resource_name);
-        if (it != r->permissions.end()) mask |= it->second;
-    }
-    return mask;
+    auto it = effective_.find(name);
+    if (it == effective_.end()) return 0;
+    auto p = it->second.permissions.find(resource_name);
+    return p == it->second.permissions.end() ? 0 : p->second;
 }
 
 RoleStore::RoleStore(std::shared_ptr<CatalogStore> store)
@@ -144,6 +152,7 @@ Status RoleStore::load() {
         std::string name = role->name;
         set->roles.emplace(std::move(name), std::move(role).value());
     }
+    set->index();
     current_.store(std::move(set));
     return Status::ok();
 }
@@ -164,6 +173,7 @@ Status RoleStore::update(const Change& change) {
         }
     }
     TESSEL_RETURN_IF_ERROR(store_->write(batch));
+    copy->index();
     current_.store(std::move(copy));
     return Status::ok();
 }

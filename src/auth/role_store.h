@@ -37,6 +37,11 @@ class RoleSet {
   public:
     std::map<std::string, Role> roles;
 
+    // Recomputes what each role holds through the roles granted to it (its
+    // superuser status and permissions), so that checks are lookups. Called
+    // before a set is published; is_superuser/permissions_on read it.
+    void index();
+
     const Role* find(const std::string& name) const;
     // `name` and every role granted to it, transitively (cycles are refused
     // when granting, but tolerated here).
@@ -46,6 +51,13 @@ class RoleSet {
     // Union of the permissions `name` holds (directly or through its roles)
     // on exactly the resource `resource_name`.
     uint32_t permissions_on(const std::string& name, const std::string& resource_name) const;
+
+  private:
+    struct Effective {
+        bool superuser = false;
+        std::map<std::string, uint32_t> permissions;
+    };
+    std::map<std::string, Effective> effective_;
 };
 
 class RoleStore {

@@ -86,14 +86,16 @@ Status SessionAccess::authorize(const cql::Plan& plan) {
         if (always_readable(s->table->keyspace)) return Status::ok();
         return check(cql::kPermSelect, table_resource(s->table->keyspace, s->table->name));
     }
-    if (const auto* m = std::get_if<cql::ModifyPlan>(&plan.node)) {
-        return check(cql::kPermModify, table_resource(m->table->keyspace, m->table->name));
-    }
+    // Writes need MODIFY; conditional ones read too, and need SELECT.
+    auto check_write = [&](const cql::ModifyPlan& m) {
+        const AuthResource table = table_resource(m.table->keyspace, m.table->name);
+        TESSEL_RETURN_IF_ERROR(check(cql::kPermModify, table));
+        return m.is_conditional() ? check(cql::kPermSelect, table) : Status::ok();
+    };
+    if (const auto* m = std::get_if<cql::ModifyPlan>(&plan.node)) return check_write(*m);
     if (const auto* b = std::get_if<cql::BatchPlan>(&plan.node)) {
-        for (const auto& m : b->statements) {
-            TESSEL_RETURN_IF_ERROR(
-                check(cql::kPermModify, table_resource(m.table->keyspace, m.table->name)));
-        }
+        for (const auto& m : b->statements)
+            TESSEL_RETURN_IF_ERROR(check_write(m));
         return Status::ok();
     }
     if (const auto* s = std::get_if<cql::SchemaPlan>(&plan.node)) {

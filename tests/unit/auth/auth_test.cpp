@@ -59,6 +59,8 @@ TEST(RoleStoreTest, InheritanceThroughGrantedRoles) {
     set.roles["readers"] = Role{"readers", "", false, false, {}, {{"data/ks", cql::kPermSelect}}};
     set.roles["bob"] = Role{"bob", "", true, false, {"readers"}, {{"data/ks", cql::kPermModify}}};
     set.roles["boss"] = Role{"boss", "", true, false, {"admin"}, {}};
+    EXPECT_FALSE(set.is_superuser("boss"));  // not indexed yet
+    set.index();
     EXPECT_EQ(set.permissions_on("bob", "data/ks"), cql::kPermSelect | cql::kPermModify);
     EXPECT_EQ(set.permissions_on("readers", "data/ks"), uint32_t(cql::kPermSelect));
     EXPECT_FALSE(set.is_superuser("bob"));

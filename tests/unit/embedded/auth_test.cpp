@@ -85,6 +85,30 @@ TEST_F(AuthDbTest, RolesAndPermissionsSurviveRestart) {
     EXPECT_EQ(b.status().code(), ErrorCode::kUnauthorized);
 }
 
+TEST_F(AuthDbTest, ConditionalWritesNeedSelectAndSuperusersAreProtected) {
+    auto admin = login("cassandra", "cassandra");
+    ASSERT_NE(admin, nullptr);
+    ok(*admin,
+       "CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', "
+       "'replication_factor': 1}");
+    ok(*admin, "CREATE TABLE ks.t (k int PRIMARY KEY, v int)");
+    ok(*admin, "CREATE ROLE writer WITH PASSWORD = 'pw' AND LOGIN = true");
+    ok(*admin, "GRANT MODIFY ON TABLE ks.t TO writer");
+    ok(*admin, "GRANT ALTER ON ALL ROLES TO writer");
+    auto writer = login("writer", "pw");
+    ASSERT_NE(writer, nullptr);
+    ok(*writer, "INSERT INTO ks.t (k, v) VALUES (1, 1)");
+    auto lwt = writer->execute("INSERT INTO ks.t (k, v) VALUES (2, 2) IF NOT EXISTS", {});
+    ASSERT_FALSE(lwt.is_ok());
+    EXPECT_EQ(lwt.status().message(),
+              "User writer has no SELECT permission on <table ks.t> or any of its parents");
+    auto alter = writer->execute("ALTER ROLE cassandra WITH PASSWORD = 'mine'", {});
+    ASSERT_FALSE(alter.is_ok());
+    EXPECT_EQ(alter.status().code(), ErrorCode::kUnauthorized);
+    ok(*admin, "GRANT SELECT ON KEYSPACE ks TO writer");
+    ok(*writer, "INSERT INTO ks.t (k, v) VALUES (2, 2) IF NOT EXISTS");
+}
+
 TEST(AuthConfigTest, AuthorizerNeedsPasswordAuthenticator) {
     DatabaseOptions o;
     o.data_dir =
