@@ -30,7 +30,8 @@ enum class CommitlogSync { kPeriodic, kBatch };
 // (docs/architecture.md, "Tablets"; the thresholds in partition/tablet_policy.h).
 struct TabletOptions {
     int initial_tablets = 4;  // of a new hash table; it never merges below this
-    int shards = 1;           // local shards the tablets are assigned to
+    int shards = 0;           // local shards the tablets are assigned to (0: 1; tesseld:
+                              // one per event loop)
     TabletThresholds thresholds;
     int64_t evaluation_interval_ms = 10000;  // split/merge rounds; 0: only when asked
 };

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "auth/auth_service.h"
+#include "server/tablet_config.h"
 
 namespace tessel::server {
 namespace {
@@ -105,6 +106,8 @@ Status apply_scalar(int line, const std::string& key, const std::string& value,
     } else if (key == "block_cache_size_in_mb") {
         TESSEL_ASSIGN_OR_RETURN(long long mb, parse_int(line, key, value, 1, 1 << 20));
         config->db.block_cache_bytes = static_cast<size_t>(mb) << 20;
+    } else if (key.starts_with("tablet_")) {
+        return apply_tablet_setting(line, key, value, &config->db.tablets, known);
     } else {
         *known = false;
     }

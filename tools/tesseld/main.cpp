@@ -11,6 +11,7 @@
 #include <csignal>
 #include <optional>
 #include <string>
+#include <thread>
 
 #include "server/config.h"
 #include "tessel/database.h"
@@ -59,6 +60,11 @@ int main(int argc, char** argv) {
     if (listen) config.listen_address = *listen;
     if (port) config.port = *port;
     if (smp) config.smp = *smp;
+    // Tablets are assigned to one shard per event loop unless configured.
+    if (config.db.tablets.shards == 0) {
+        config.db.tablets.shards =
+            config.smp > 0 ? config.smp : static_cast<int>(std::thread::hardware_concurrency());
+    }
     // system.local advertises where clients reach this node: the listen
     // address unless the config names another or it is a wildcard.
     if (config.db.rpc_address == "127.0.0.1" && config.listen_address != "0.0.0.0" &&
