@@ -18,6 +18,10 @@ struct ColumnRestrictions {
     std::optional<KeyValues> eq;  // EQ or IN
     std::optional<SliceBound> start, end;
     bool multi = false;
+    bool single_slice = false;   // a slice written on this column alone
+    bool tuple_slice = false;    // a tuple slice starting at this column
+    int covered_by = -1;         // first column of a tuple relation covering this later column
+    bool covered_by_eq = false;  // ... which is an EQ or IN
     bool has_slice() const { return start || end; }
     bool any() const { return eq || start || end; }
 };
@@ -233,7 +237,14 @@ class WhereBuilder {
         }
         ColumnRestrictions& cr =
             col.kind == ColumnKind::kPartitionKey ? pk_[col.position] : ck_[col.position];
-        if (r.op == Operator::kEq || r.op == Operator::kIn) {
+        const bool eq_op = r.op == Operator::kEq || r.op == Operator::kIn;
+        // A column inside a tuple relation, or starting a tuple slice, takes
+        // no restriction of its own (Cassandra's merge rules).
+        if (cr.covered_by >= 0 || (cr.tuple_slice && !eq_op)) {
+            if (eq_op || cr.covered_by_eq) return equal_conflict(col.name);
+            return tuple_and_single(col.name, r);
+        }
+        if (eq_op) {
             if (cr.any()) {
                 return Status::invalid(col.name +
                                        " cannot be restricted by more than one "
@@ -259,7 +270,25 @@ class WhereBuilder {
                                    (is_start(r.op) ? "start" : "end") + " bound on " + col.name);
         }
         slot = std::move(b);
+        cr.single_slice = true;
         return Status::ok();
+    }
+
+    static Status equal_conflict(const std::string& column) {
+        return Status::invalid(column +
+                               " cannot be restricted by more than one relation if it includes "
+                               "an Equal");
+    }
+    static Status tuple_and_single(const std::string& column, const Relation& r) {
+        return Status::invalid("Column \"" + column +
+                               "\" cannot be restricted by both a tuple notation inequality and a "
+                               "single column inequality (" +
+                               relation_text(r) + ")");
+    }
+    static std::string relation_text(const Relation& r) {
+        if (r.kind == Relation::Kind::kMultiColumn) return multi_text(r);
+        return r.columns[0] + " " + op_text(r.op) + " " +
+               (r.value ? to_string(*r.value) : std::string("(...)"));
     }
 
     Status add_contains(const Relation& r, int idx, const ColumnInfo& col) {
@@ -307,8 +336,34 @@ class WhereBuilder {
             cols.push_back(&c);
         }
         ColumnRestrictions& cr = ck_[cols[0]->position];
-        cr.multi = true;
         const int width = static_cast<int>(cols.size());
+        const bool eq_op = r.op == Operator::kEq || r.op == Operator::kIn;
+        // The columns after the first may carry no other restriction, nor
+        // belong to another tuple relation that starts elsewhere.
+        for (int j = 1; j < width; ++j) {
+            const ColumnRestrictions& o = ck_[cols[j]->position];
+            const bool other_tuple = o.covered_by >= 0 && o.covered_by != cols[0]->position;
+            if (!other_tuple && !o.any()) continue;
+            if (eq_op || o.eq || o.covered_by_eq) return equal_conflict(cols[j]->name);
+            if (o.single_slice) return tuple_and_single(cols[j]->name, r);
+            return Status::invalid("Column \"" + cols[j]->name +
+                                   "\" cannot be restricted by two inequalities not starting "
+                                   "with the same column");
+        }
+        if (cr.covered_by >= 0) {
+            if (eq_op || cr.covered_by_eq) return equal_conflict(cols[0]->name);
+            return Status::invalid("Column \"" + cols[0]->name +
+                                   "\" cannot be restricted by two inequalities not starting "
+                                   "with the same column");
+        }
+        if (!eq_op && cr.eq) return equal_conflict(cols[0]->name);
+        if (!eq_op && cr.single_slice) return tuple_and_single(cols[0]->name, r);
+        cr.multi = true;
+        for (int j = 1; j < width; ++j) {
+            ck_[cols[j]->position].covered_by = cols[0]->position;
+            ck_[cols[j]->position].covered_by_eq = eq_op;
+        }
+        if (!eq_op) cr.tuple_slice = true;
         if (r.op == Operator::kEq || r.op == Operator::kIn) {
             if (cr.any()) {
                 return Status::invalid(cols[0]->name +
