@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <limits>
+#include <map>
 #include <set>
 
 #include "partition/time_bucket.h"
+#include "storage/clustering_range.h"
 #include "types/bytes_util.h"
 #include "types/value.h"
 
@@ -161,6 +163,43 @@ class MergedStream final : public PartitionStream {
 
 class ShardedSource;
 
+// The scan of a bucketed table: each logical partition once, named by its
+// representative key (shard 0, bucket 0) and read across every bucket the
+// scan found it in. A logical partition's buckets are spread over the key
+// space (over the token ring for hash tables), so the cursor collects, with
+// one scan of the physical partitions, the kBatch smallest representative
+// keys in the range with their buckets, yields them in key order, and scans
+// again for the next kBatch: memory stays bounded, at the cost of a
+// physical scan per kBatch logical partitions.
+class BucketedCursor final : public PartitionCursor {
+  public:
+    static constexpr size_t kBatch = 1000;
+
+    BucketedCursor(ShardedSource* owner, storage::ClusteringInterval range)
+        : owner_(owner), range_(std::move(range)) {}
+    bool next() override;
+    const std::string& partition_key() const override { return current_->first; }
+    Result<std::unique_ptr<PartitionStream>> read(const SliceSpec& slice) override;
+    Status status() const override { return status_; }
+
+  private:
+    struct Logical {
+        std::vector<std::string> comps;
+        std::set<int64_t> buckets;
+    };
+    using Batch = std::map<std::string, Logical>;
+    Status fill();
+
+    ShardedSource* owner_;
+    storage::ClusteringInterval range_;
+    Batch batch_;
+    Batch::iterator current_;
+    bool has_current_ = false;
+    std::optional<std::string> after_;  // the last key yielded
+    bool exhausted_ = false;
+    Status status_;
+};
+
 class ShardedCursor final : public PartitionCursor {
   public:
     ShardedCursor(ShardedSource* owner, std::unique_ptr<PartitionCursor> inner)
@@ -187,9 +226,18 @@ class ShardedSource final : public TableSource {
     Result<std::unique_ptr<PartitionStream>> read(const std::string& key,
                                                   const SliceSpec& slice) override {
         TESSEL_ASSIGN_OR_RETURN(auto comps, decode_partition_key(layout_, key));
+        return read_logical(key, comps, nullptr, slice);
+    }
+
+    // The merged read of a logical partition; `known` (may be null) lists the
+    // buckets holding its data when a scan found them.
+    Result<std::unique_ptr<PartitionStream>> read_logical(const std::string& key,
+                                                          const std::vector<std::string>& comps,
+                                                          const std::vector<int64_t>* known,
+                                                          const SliceSpec& slice) {
         std::vector<int64_t> buckets{0};
         if (table_.bucketed()) {
-            TESSEL_ASSIGN_OR_RETURN(buckets, buckets_of(comps, slice));
+            TESSEL_ASSIGN_OR_RETURN(buckets, buckets_of(comps, slice, known));
             const bool desc = layout_.clustering_descending[layout_.bucket_clustering];
             if (desc != slice.reversed) std::reverse(buckets.begin(), buckets.end());
         }
@@ -216,6 +264,11 @@ class ShardedSource final : public TableSource {
     }
 
     Result<std::unique_ptr<PartitionCursor>> scan(const KeyRange& range) override {
+        if (table_.bucketed()) {
+            return std::unique_ptr<PartitionCursor>(new BucketedCursor(
+                this, storage::to_interval({range.start_key, range.start_inclusive},
+                                           {range.end_key, range.end_inclusive})));
+        }
         TESSEL_ASSIGN_OR_RETURN(auto inner, physical_->scan(range));
         return std::unique_ptr<PartitionCursor>(new ShardedCursor(this, std::move(inner)));
     }
@@ -255,16 +308,23 @@ class ShardedSource final : public TableSource {
 
     const KeyLayout& layout() const { return layout_; }
     const cql::TableInfo& table() const { return table_; }
+    TableSource& physical() { return *physical_; }
 
   private:
     Result<std::vector<int64_t>> buckets_of(const std::vector<std::string>& comps,
-                                            const SliceSpec& slice) {
+                                            const SliceSpec& slice,
+                                            const std::vector<int64_t>* known) {
         std::optional<int64_t> a = bound_ts(layout_, slice.start.prefix);
         std::optional<int64_t> b = bound_ts(layout_, slice.end.prefix);
         if (a && b) {
             return buckets_between(std::min(*a, *b), std::max(*a, *b), table_.bucket_width_ms);
         }
-        TESSEL_ASSIGN_OR_RETURN(auto all, discover_buckets(*physical_, layout_, comps));
+        std::vector<int64_t> all;
+        if (known) {
+            all = *known;
+        } else {
+            TESSEL_ASSIGN_OR_RETURN(all, discover_buckets(*physical_, layout_, comps));
+        }
         // One bound: keep the buckets on its side.
         std::vector<int64_t> out;
         const bool desc = layout_.clustering_descending[layout_.bucket_clustering];
@@ -340,6 +400,61 @@ bool ShardedCursor::next() {
 
 Result<std::unique_ptr<PartitionStream>> ShardedCursor::read(const SliceSpec& slice) {
     return owner_->read_bucket(key_, comps_, hidden_.bucket, slice);
+}
+
+bool BucketedCursor::next() {
+    if (!status_.is_ok()) return false;
+    if (has_current_) batch_.erase(current_);
+    has_current_ = false;
+    if (batch_.empty()) {
+        if (exhausted_) return false;
+        status_ = fill();
+        if (!status_.is_ok() || batch_.empty()) return false;
+    }
+    current_ = batch_.begin();
+    has_current_ = true;
+    after_ = current_->first;
+    return true;
+}
+
+Status BucketedCursor::fill() {
+    if (range_.empty) {
+        exhausted_ = true;
+        return Status::ok();
+    }
+    const KeyLayout& layout = owner_->layout();
+    std::optional<std::string> cutoff;  // keys at or past it wait for a later batch
+    TESSEL_ASSIGN_OR_RETURN(auto cursor, owner_->physical().scan(KeyRange{}));
+    while (cursor->next()) {
+        const std::string& key = cursor->partition_key();
+        TESSEL_ASSIGN_OR_RETURN(auto comps, decode_partition_key(layout, key));
+        TESSEL_ASSIGN_OR_RETURN(auto hidden, decode_hidden_key(layout, key));
+        TESSEL_ASSIGN_OR_RETURN(auto rep, encode_physical_key(layout, comps, {}));
+        if (after_ ? rep <= *after_ : rep < range_.lo) continue;
+        if (range_.hi && rep >= *range_.hi) continue;
+        if (cutoff && rep >= *cutoff) continue;
+        auto [it, added] = batch_.try_emplace(std::move(rep));
+        if (added) it->second.comps = std::move(comps);
+        it->second.buckets.insert(hidden.bucket);
+        if (batch_.size() > kBatch) {
+            auto last = std::prev(batch_.end());
+            cutoff = last->first;
+            batch_.erase(last);
+        }
+    }
+    TESSEL_RETURN_IF_ERROR(cursor->status());
+    exhausted_ = !cutoff;
+    return Status::ok();
+}
+
+Result<std::unique_ptr<PartitionStream>> BucketedCursor::read(const SliceSpec& slice) {
+    const Logical& l = current_->second;
+    if (l.buckets.size() > static_cast<size_t>(kMaxBucketsPerRead)) {
+        return Status::invalid("The partition has more than " + std::to_string(kMaxBucketsPerRead) +
+                               " time buckets; restrict the time-bucket column to a range");
+    }
+    const std::vector<int64_t> buckets(l.buckets.begin(), l.buckets.end());
+    return owner_->read_logical(current_->first, l.comps, &buckets, slice);
 }
 
 }  // namespace

@@ -23,10 +23,11 @@
 //   scan of the table's physical partitions, keeping those of the logical key:
 //   correct for hash and ordered tables, and costs a table scan.
 // - The static row of a bucketed table lives in bucket 0 (its home bucket).
-// - scan() (no partition key restriction) yields each logical partition once
-//   for write-sharded tables: at the physical shard that comes first in key
-//   order among the shards holding data. For bucketed tables each bucket of a
-//   logical partition is yielded as its own partition.
+// - scan() (no partition key restriction) yields each logical partition once.
+//   Write-sharded tables: at the physical shard that comes first in key order
+//   among the shards holding data. Bucketed tables: at the representative key,
+//   in the order of those keys, read across every bucket found in storage
+//   (batches of logical partitions collected by scans of the physical ones).
 #pragma once
 
 #include <memory>

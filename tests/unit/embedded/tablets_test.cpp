@@ -119,6 +119,24 @@ TEST_F(TabletsTest, WritesAndReadsAreCountedOnTheirTablet) {
     EXPECT_EQ(hot, 1);
 }
 
+TEST_F(TabletsTest, HotShardedPartitionSpreadsOverTablets) {
+    t.ok(
+        "CREATE TABLE hot (day text, seq int, v int, PRIMARY KEY (day, seq)) "
+        "WITH write_sharding = {'shards': 16, 'suffix': 'random'}");
+    for (int i = 0; i < 400; ++i)
+        t.ok("INSERT INTO hot (day, seq, v) VALUES ('d1', " + std::to_string(i) + ", 1)");
+    // One logical partition, yet several tablets hold rows of it.
+    int holding = 0;
+    size_t total = 0;
+    for (const auto& r : tablets("hot", "rows")) {
+        holding += std::stoul(r) > 0;
+        total += std::stoul(r);
+    }
+    EXPECT_GE(holding, 3);
+    EXPECT_EQ(total, 400u);
+    EXPECT_EQ(t.rows("SELECT COUNT(*) FROM hot WHERE day = 'd1'"), std::vector<std::string>{"400"});
+}
+
 TEST_F(TabletsTest, HashTableSplitsWhenLargeAndKeepsEveryRow) {
     t.ok("CREATE TABLE kv (k int PRIMARY KEY, v text)");
     fill(0, 200);  // ~25 kB over 4 tablets: each above the 4 kB threshold
