@@ -181,6 +181,7 @@ Status TabletRouter::load() {
         for (auto& [k, v] : entries)
             stored[k] = std::move(v);
     }
+    if (!catalog_) return Status::ok();
     auto schema = catalog_->snapshot();
     for (const auto& [_, ks] : schema->keyspaces) {
         for (const auto& [name, def] : ks->tables) {

@@ -163,6 +163,29 @@ TEST_F(TabletsTest, HashTableSplitsWhenLargeAndKeepsEveryRow) {
     EXPECT_EQ(keys("kv", 50), all);
 }
 
+TEST_F(TabletsTest, HotTabletSplitsOnItsWriteRate) {
+    t.ok("CREATE TABLE kv (k int PRIMARY KEY, v text)");
+    TabletOptions hot = lowered();
+    hot.thresholds.split_size_bytes = 1 << 30;  // size never decides here
+    hot.thresholds.merge_size_bytes = 0;
+    hot.thresholds.split_writes_per_sec = 50;
+    t.set_tablets(hot);
+    t.reopen();
+    t.ok("USE ks");
+    // Every write goes to the tablet of token(7); the others stay idle.
+    for (int i = 0; i < 300; ++i)
+        t.ok("UPDATE kv SET v = 'x" + std::to_string(i) + "' WHERE k = 7");
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    auto rates = tablets("kv", "writes_per_sec");
+    int busy = 0;
+    for (const auto& r : rates)
+        busy += std::stod(r) > 50;
+    EXPECT_EQ(busy, 1);
+    EXPECT_EQ(evaluate(), 1u);  // only the hot tablet splits
+    EXPECT_EQ(count("kv"), 5u);
+    EXPECT_EQ(t.rows("SELECT v FROM kv WHERE k = 7"), std::vector<std::string>{"x299"});
+}
+
 TEST_F(TabletsTest, PagingStaysCorrectAcrossASplit) {
     t.ok("CREATE TABLE kv (k int PRIMARY KEY, v text)");
     fill(0, 200);

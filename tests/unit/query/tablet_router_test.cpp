@@ -1,0 +1,189 @@
+// TabletRouter over an in-memory replica: scans walk the tablets in order and
+// return exactly what one scan of the whole replica would, for every kind of
+// range bound at and around tablet boundaries; requests are counted on the
+// tablet they route to; maps are stored, reset and removed with the table.
+#include "query/tablet_router.h"
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <random>
+
+#include "partition/token.h"
+#include "schema/memory_catalog_store.h"
+#include "storage/clustering_range.h"
+
+namespace tessel::query {
+namespace {
+
+class EmptyStream final : public PartitionStream {
+  public:
+    explicit EmptyStream(std::string key) : key_(std::move(key)) {}
+    const std::string& partition_key() const override { return key_; }
+    const std::optional<storage::Row>& static_row() const override { return none_; }
+    bool next(storage::Row*) override { return false; }
+    Status status() const override { return Status::ok(); }
+
+  private:
+    std::string key_;
+    std::optional<storage::Row> none_;
+};
+
+// Partition keys only; a scan honours KeyRange's prefix semantics.
+class MemReplica final : public Replica {
+  public:
+    std::map<std::string, uint64_t> keys;  // key -> bytes written
+
+    class Cursor final : public PartitionCursor {
+      public:
+        explicit Cursor(std::vector<std::string> k) : keys_(std::move(k)) {}
+        bool next() override { return ++pos_ < keys_.size(); }
+        const std::string& partition_key() const override { return keys_[pos_]; }
+        Result<std::unique_ptr<PartitionStream>> read(const SliceSpec&) override {
+            return std::unique_ptr<PartitionStream>(new EmptyStream(keys_[pos_]));
+        }
+        Status status() const override { return Status::ok(); }
+
+      private:
+        std::vector<std::string> keys_;
+        size_t pos_ = static_cast<size_t>(-1);
+    };
+
+    Status apply(const std::string&, const storage::PartitionMutation& m) override {
+        keys[m.partition_key] += 100;
+        return Status::ok();
+    }
+    Result<std::unique_ptr<PartitionStream>> read(const std::string&, const std::string& key,
+                                                  const SliceSpec&, int64_t) override {
+        return std::unique_ptr<PartitionStream>(new EmptyStream(key));
+    }
+    Result<std::unique_ptr<PartitionCursor>> scan(const std::string&, const KeyRange& range,
+                                                  int64_t) override {
+        auto iv = storage::to_interval({range.start_key, range.start_inclusive},
+                                       {range.end_key, range.end_inclusive});
+        std::vector<std::string> out;
+        for (const auto& [k, _] : keys) {
+            if (!iv.empty && k >= iv.lo && (!iv.hi || k < *iv.hi)) out.push_back(k);
+        }
+        return std::unique_ptr<PartitionCursor>(new Cursor(std::move(out)));
+    }
+    Status create_table(const std::string&, int32_t) override { return Status::ok(); }
+    Status drop_table(const std::string&) override { return Status::ok(); }
+    Status truncate_table(const std::string&) override { return Status::ok(); }
+    Status set_gc_grace(const std::string&, int32_t) override { return Status::ok(); }
+    bool has_table(const std::string&) const override { return true; }
+    Status flush() override { return Status::ok(); }
+    int64_t now_seconds() const override { return 0; }
+    Status for_each_partition_stats(const std::string&, const PartitionStatsFn& fn) override {
+        for (const auto& [k, bytes] : keys) {
+            storage::PartitionStats s;
+            s.bytes_written = bytes;
+            s.row_writes = 1;
+            fn(k, s);
+        }
+        return Status::ok();
+    }
+};
+
+std::vector<std::string> drain(Result<std::unique_ptr<PartitionCursor>> c) {
+    std::vector<std::string> out;
+    EXPECT_TRUE(c.is_ok());
+    while ((*c)->next())
+        out.push_back((*c)->partition_key());
+    EXPECT_TRUE((*c)->status().is_ok());
+    return out;
+}
+
+class TabletRouterTest : public ::testing::Test {
+  protected:
+    TabletRouterTest() : router(&mem, nullptr, &store, options()) {}
+    static TabletRouterOptions options() {
+        TabletRouterOptions o;
+        o.initial_hash_tablets = 4;
+        o.thresholds.split_size_bytes = 1000;
+        o.thresholds.min_age_ms = 0;
+        return o;
+    }
+    void write(const std::string& key) {
+        storage::PartitionMutation m;
+        m.partition_key = key;
+        ASSERT_TRUE(router.apply("t", m).is_ok());
+    }
+
+    MemReplica mem;
+    testing::MemoryCatalogStore store;
+    TabletRouter router;
+};
+
+TEST_F(TabletRouterTest, ScansMatchTheReplicaForEveryBound) {
+    ASSERT_TRUE(router.create_table("t", 0).is_ok());
+    std::mt19937_64 rng(11);
+    std::vector<std::string> probes;
+    for (int i = 0; i < 300; ++i) {
+        const std::string key = encode_token_prefix(static_cast<int64_t>(rng())) + "k";
+        write(key);
+    }
+    while (*router.evaluate() > 0) {
+    }
+    auto t = router.tablets("t");
+    ASSERT_GT(t->map.size(), 4u);
+    // Bounds: tablet boundaries, stored keys, and prefixes of both.
+    for (size_t i = 1; i < t->map.size(); ++i) {
+        probes.push_back(t->map.at(i).start);
+        probes.push_back(t->map.at(i).start.substr(0, 4));
+    }
+    for (const auto& [k, _] : mem.keys) {
+        if (rng() % 10 == 0) probes.push_back(k);
+    }
+    probes.push_back("");
+    for (int n = 0; n < 400; ++n) {
+        KeyRange r;
+        r.start_key = probes[rng() % probes.size()];
+        r.end_key = probes[rng() % probes.size()];
+        r.start_inclusive = rng() % 2;
+        r.end_inclusive = rng() % 2;
+        EXPECT_EQ(drain(router.scan("t", r, 0)), drain(mem.scan("t", r, 0)))
+            << "start " << r.start_inclusive << " end " << r.end_inclusive;
+    }
+    EXPECT_EQ(drain(router.scan("t", KeyRange{}, 0)).size(), 300u);
+}
+
+TEST_F(TabletRouterTest, RequestsAreCountedOnTheirTablet) {
+    ASSERT_TRUE(router.create_table("t", 0).is_ok());
+    const std::string key = encode_token_prefix(-5) + "k";  // tablet 1: [-2^62, 0)
+    write(key);
+    write(key);
+    ASSERT_TRUE(router.read("t", key, SliceSpec{}, 0).is_ok());
+    auto t = router.tablets("t");
+    for (size_t i = 0; i < 4; ++i) {
+        const auto c = t->loads[i]->totals();
+        EXPECT_EQ(c.writes, i == 1 ? 2u : 0u) << i;
+        EXPECT_EQ(c.reads, i == 1 ? 1u : 0u) << i;
+    }
+    auto cursor = router.scan("t", KeyRange{}, 0);
+    ASSERT_TRUE(cursor.is_ok());
+    while ((*cursor)->next())
+        ASSERT_TRUE((*cursor)->read(SliceSpec{}).is_ok());
+    EXPECT_EQ(t->loads[1]->totals().reads, 2u);
+}
+
+TEST_F(TabletRouterTest, MapIsStoredResetAndRemoved) {
+    ASSERT_TRUE(router.create_table("t", 0).is_ok());
+    ASSERT_EQ(store.data.count("t"), 1u);
+    for (int i = 0; i < 100; ++i)
+        write(encode_token_prefix(i * 1000003) + "k");
+    while (*router.evaluate() > 0) {
+    }
+    const auto map = router.tablets("t")->map;
+    ASSERT_GT(map.size(), 4u);
+    EXPECT_EQ(*TabletMap::decode(store.data["t"]), map);
+    ASSERT_TRUE(router.truncate_table("t").is_ok());
+    EXPECT_EQ(router.tablets("t")->map.size(), 4u);
+    EXPECT_EQ(TabletMap::decode(store.data["t"])->size(), 4u);
+    ASSERT_TRUE(router.drop_table("t").is_ok());
+    EXPECT_EQ(router.tablets("t"), nullptr);
+    EXPECT_EQ(store.data.count("t"), 0u);
+}
+
+}  // namespace
+}  // namespace tessel::query
