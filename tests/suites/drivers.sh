@@ -15,6 +15,7 @@ start_tesseld "$BUILD" || exit 1
 echo "--- python driver ($("$PY" -c 'import cassandra; print(cassandra.__version__)'))"
 "$PY" "$ROOT/tests/drivers/python/test_python_driver.py" || failed=1
 "$PY" "$ROOT/tests/drivers/python/test_sharding.py" || failed=1
+"$PY" "$ROOT/tests/drivers/python/test_tablets.py" || failed=1
 "$PY" "$ROOT/tests/drivers/python/test_paging.py" || failed=1
 "$PY" "$ROOT/tests/drivers/python/test_bind_markers.py" || failed=1
 stop_tesseld || failed=1
