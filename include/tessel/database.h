@@ -10,6 +10,7 @@
 // the functions to validate, print and compare them).
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -45,6 +46,15 @@ struct DatabaseOptions {
     size_t block_cache_bytes = 256ull << 20;
     // Pages are cut at this many bytes even when fewer rows than the page size.
     size_t max_page_bytes = 4ull << 20;
+    // Request timeouts in ms (cassandra.yaml's read_, range_ and
+    // write_request_timeout_in_ms), counted from QueryOptions::received_at:
+    // a read still running at its deadline stops with Read_timeout (a
+    // single-partition read gets the read timeout, a scan the range one); a
+    // write not started by its deadline is not applied and fails with
+    // Write_timeout. 0 disables a timeout.
+    int read_request_timeout_ms = 5000;
+    int range_request_timeout_ms = 10000;
+    int write_request_timeout_ms = 2000;
     std::string cluster_name = "Tessel Cluster";
     // What system.local reports as this node's client address and port.
     std::string rpc_address = "127.0.0.1";
@@ -78,6 +88,9 @@ struct QueryOptions {
     std::optional<int64_t> default_timestamp;  // client timestamp, microseconds
     uint16_t consistency = 0x000A;             // LOCAL_ONE
     std::optional<uint16_t> serial_consistency;
+    // When the request arrived (the server sets the time its frame was read);
+    // the default means "now", when execution starts.
+    std::chrono::steady_clock::time_point received_at{};
 };
 
 struct ColumnSpec {

@@ -103,6 +103,9 @@ class DatabaseImpl final : public Database {
         TESSEL_RETURN_IF_ERROR(query::reconcile_storage(*catalog_, tablets_->router()));
         query::CoordinatorOptions co;
         co.max_page_bytes = o.max_page_bytes;
+        co.read_timeout_ms = o.read_request_timeout_ms;
+        co.range_timeout_ms = o.range_request_timeout_ms;
+        co.write_timeout_ms = o.write_request_timeout_ms;
         co.node_secret = secret;
         coordinator_ =
             std::make_unique<query::Coordinator>(catalog_.get(), &tablets_->router(), co);

@@ -3,6 +3,7 @@
 #include <openssl/evp.h>
 
 #include <algorithm>
+#include <chrono>
 
 #include "cql/parser.h"
 #include "cql/prepare.h"
@@ -37,7 +38,26 @@ Status invalid_paging_state() {
     return Status::invalid("Invalid paging state");
 }
 
+// The deadline of a request that arrived at `received_at` (default: now).
+std::chrono::steady_clock::time_point deadline_of(const QueryOptions& options, int timeout_ms) {
+    if (timeout_ms <= 0) return std::chrono::steady_clock::time_point::max();
+    auto start = options.received_at == std::chrono::steady_clock::time_point{}
+                     ? std::chrono::steady_clock::now()
+                     : options.received_at;
+    return start + std::chrono::milliseconds(timeout_ms);
+}
+
 }  // namespace
+
+Status Coordinator::check_write_deadline(const QueryOptions& options,
+                                         const char* write_type) const {
+    if (std::chrono::steady_clock::now() < deadline_of(options, options_.write_timeout_ms)) {
+        return Status::ok();
+    }
+    Status st(ErrorCode::kWriteTimeout, "Operation timed out - received only 0 responses.");
+    st.detail1 = write_type;
+    return st;
+}
 
 Coordinator::Coordinator(Catalog* catalog, Replica* replica, CoordinatorOptions options)
     : catalog_(catalog),
@@ -216,6 +236,9 @@ Result<ResultSet> Coordinator::run(const cql::Plan& plan, const QueryOptions& op
         in_place = &bound;
     }
     const std::vector<BoundValue>& values = *in_place;
+    if (std::holds_alternative<cql::BatchPlan>(plan.node)) {
+        TESSEL_RETURN_IF_ERROR(check_write_deadline(options, "BATCH"));
+    }
     if (const auto* use = std::get_if<cql::UsePlan>(&plan.node)) return run_use(*use, keyspace);
     if (const auto* s = std::get_if<cql::SchemaPlan>(&plan.node)) return run_schema(*s, plan);
     if (const auto* s = std::get_if<cql::SelectPlan>(&plan.node)) {
@@ -293,6 +316,9 @@ Result<ResultSet> Coordinator::run_select(const cql::SelectPlan& s, const cql::P
     req.max_page_bytes = options_.max_page_bytes;
     req.now_seconds = replica_->now_seconds();
     req.observer = observer_.get();
+    req.deadline =
+        deadline_of(options, s.where.partition_values.empty() ? options_.range_timeout_ms
+                                                              : options_.read_timeout_ms);
     if (!options.paging_state.empty()) {
         auto st = decode_paging_state(options.paging_state, options_.node_secret);
         if (!st.is_ok()) return invalid_paging_state();
@@ -344,6 +370,8 @@ Result<ResultSet> Coordinator::run_select(const cql::SelectPlan& s, const cql::P
 Result<ResultSet> Coordinator::run_modify(const cql::ModifyPlan& m,
                                           const std::vector<BoundValue>& values,
                                           const QueryOptions& options) {
+    TESSEL_RETURN_IF_ERROR(
+        check_write_deadline(options, m.table->is_counter ? "COUNTER" : "SIMPLE"));
     const int64_t ts = options.default_timestamp ? *options.default_timestamp : next_timestamp();
     return run_batch({BatchItem{&m, &values}}, ts, m.table->is_counter, /*is_batch=*/false);
 }

@@ -35,6 +35,10 @@ struct CoordinatorOptions {
     size_t prepared_cache_entries = 10000;
     size_t adhoc_cache_entries = 2000;
     std::string node_secret;  // signs paging states
+    // Request timeouts in ms (DatabaseOptions); 0 disables.
+    int read_timeout_ms = 5000;
+    int range_timeout_ms = 10000;
+    int write_timeout_ms = 2000;
 };
 
 class Coordinator {
@@ -88,6 +92,8 @@ class Coordinator {
     Result<ResultSet> run_select(const cql::SelectPlan& s, const cql::Plan& plan,
                                  const std::vector<BoundValue>& values,
                                  const QueryOptions& options);
+    // Write_timeout (of `write_type`) when the request's write deadline passed.
+    Status check_write_deadline(const QueryOptions& options, const char* write_type) const;
     Result<ResultSet> run_modify(const cql::ModifyPlan& m, const std::vector<BoundValue>& values,
                                  const QueryOptions& options);
 

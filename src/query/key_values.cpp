@@ -58,6 +58,24 @@ Result<std::vector<std::vector<std::string>>> cartesian(
     return out;
 }
 
+// Clustering components are at most 65535 bytes, as Cassandra's (it stores
+// their lengths as unsigned shorts). Partition key components are checked
+// when the key is encoded (partition/token.h).
+constexpr size_t kMaxKeyComponentBytes = 65535;
+
+Status check_clustering_sizes(const std::vector<std::vector<std::string>>& alternatives) {
+    for (const auto& alt : alternatives) {
+        for (const auto& component : alt) {
+            if (component.size() > kMaxKeyComponentBytes) {
+                return Status::invalid("Key length of " + std::to_string(component.size()) +
+                                       " is longer than maximum of " +
+                                       std::to_string(kMaxKeyComponentBytes));
+            }
+        }
+    }
+    return Status::ok();
+}
+
 std::vector<std::string> names_of(const cql::TableInfo& t, bool partition, size_t first,
                                   size_t width) {
     std::vector<std::string> n;
@@ -193,6 +211,7 @@ Result<std::vector<std::vector<std::string>>> clustering_prefix_values(
     for (const auto& kv : where.clustering_prefix) {
         TESSEL_ASSIGN_OR_RETURN(
             auto alts, evaluate_key_values(kv, names_of(table, false, col, kv.width), values));
+        TESSEL_RETURN_IF_ERROR(check_clustering_sizes(alts));
         parts.push_back(std::move(alts));
         col += kv.width;
     }

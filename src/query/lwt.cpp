@@ -418,6 +418,10 @@ Result<ResultSet> Coordinator::execute_batch(BatchType type, const std::vector<B
     if (type == BatchType::kLogged && has_counter) {
         return Status::invalid("Cannot include a counter statement in a logged batch");
     }
+    TESSEL_RETURN_IF_ERROR(check_write_deadline(
+        options, type == BatchType::kCounter
+                     ? "COUNTER"
+                     : (type == BatchType::kLogged ? "BATCH" : "UNLOGGED_BATCH")));
     const int64_t ts = options.default_timestamp ? *options.default_timestamp : next_timestamp();
     return run_batch(items, ts, type == BatchType::kCounter);
 }

@@ -254,8 +254,14 @@ class Reader {
     }
 
     // Reads one partition; kStop ends the whole read.
+    Status check_deadline() const {
+        if (std::chrono::steady_clock::now() < req_.deadline) return Status::ok();
+        return Status(ErrorCode::kReadTimeout, "Operation timed out - received only 0 responses.");
+    }
+
     Result<Flow> read_partition(const std::string& key, const std::vector<std::string>& comps,
                                 PartitionCursor* cursor) {
+        TESSEL_RETURN_IF_ERROR(check_deadline());
         const bool resuming =
             req_.resume && !req_.resume->partition_done && key == req_.resume->partition_key;
         partition_count_ = 0;
@@ -290,6 +296,7 @@ class Reader {
             storage::Row row;
             while (stream->next(&row)) {
                 any_row = true;
+                if ((++rows_scanned_ & 63) == 0) TESSEL_RETURN_IF_ERROR(check_deadline());
                 TESSEL_ASSIGN_OR_RETURN(auto ck, decode_clustering(layout_, row.clustering));
                 RowView v{&comps, &ck, &row, static_row ? &*static_row : nullptr, key};
                 TESSEL_ASSIGN_OR_RETURN(bool pass, matches(v));
@@ -487,6 +494,7 @@ class Reader {
     int64_t partition_count_ = 0;
     int64_t page_size_ = -1;
     size_t page_bytes_ = 0;
+    uint64_t rows_scanned_ = 0;
     bool page_full_ = false;
     bool has_more_ = false;
     PagingState last_;  // position after the last row emitted

@@ -4,6 +4,7 @@
 // held in memory (aggregates hold one group).
 #pragma once
 
+#include <chrono>
 #include <optional>
 #include <string>
 #include <vector>
@@ -25,6 +26,8 @@ struct ReadRequest {
     std::optional<PagingState> resume;  // verified by the caller
     int64_t now_seconds = 0;
     QueryObserver* observer = nullptr;  // may be null
+    // Past it the read stops with Read_timeout (checked every few rows).
+    std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
 };
 
 struct ReadPage {

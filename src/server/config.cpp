@@ -90,6 +90,25 @@ Status apply_scalar(int line, const std::string& key, const std::string& value,
     } else if (key == "native_transport_max_frame_size_in_mb") {
         TESSEL_ASSIGN_OR_RETURN(long long mb, parse_int(line, key, value, 1, 2047));
         config->max_frame_bytes = static_cast<size_t>(mb) << 20;
+    } else if (key == "native_transport_max_concurrent_connections") {
+        TESSEL_ASSIGN_OR_RETURN(long long n, parse_int(line, key, value, -1, 1 << 20));
+        config->max_connections = static_cast<int>(n);
+    } else if (key == "native_transport_max_requests_per_connection") {
+        TESSEL_ASSIGN_OR_RETURN(long long n, parse_int(line, key, value, 1, 1 << 20));
+        config->max_requests_per_connection = static_cast<size_t>(n);
+    } else if (key == "native_transport_max_concurrent_requests_in_bytes") {
+        TESSEL_ASSIGN_OR_RETURN(long long n, parse_int(line, key, value, 1, 1ll << 40));
+        config->max_request_bytes = static_cast<size_t>(n);
+    } else if (key == "max_value_size_in_mb") {
+        TESSEL_ASSIGN_OR_RETURN(long long mb, parse_int(line, key, value, 1, 2047));
+        config->max_value_bytes = static_cast<size_t>(mb) << 20;
+    } else if (key == "read_request_timeout_in_ms" || key == "range_request_timeout_in_ms" ||
+               key == "write_request_timeout_in_ms") {
+        TESSEL_ASSIGN_OR_RETURN(long long ms, parse_int(line, key, value, 0, 24ll * 3600 * 1000));
+        int* target = key == "read_request_timeout_in_ms"    ? &config->db.read_request_timeout_ms
+                      : key == "range_request_timeout_in_ms" ? &config->db.range_request_timeout_ms
+                                                             : &config->db.write_request_timeout_ms;
+        *target = static_cast<int>(ms);
     } else if (key == "smp" || key == "native_transport_event_loops") {
         TESSEL_ASSIGN_OR_RETURN(long long n, parse_int(line, key, value, 0, 1024));
         config->smp = static_cast<int>(n);

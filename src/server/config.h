@@ -44,6 +44,19 @@ struct ServerConfig {
     // client_encryption_options: a nested mapping of the ClientTlsOptions keys
     // (enabled, keystore, private_key, require_client_auth, truststore).
     ClientTlsOptions client_tls;
+    // Limits (docs/architecture.md, "Reliability"): connections beyond
+    // max_connections are closed as soon as they are accepted (-1: no limit,
+    // native_transport_max_concurrent_connections); a request that arrives
+    // while its connection already has max_requests_per_connection requests,
+    // or the whole server max_request_bytes of request frames, not yet
+    // answered is refused with Overloaded
+    // (native_transport_max_requests_per_connection,
+    // native_transport_max_concurrent_requests_in_bytes); a bound value longer
+    // than max_value_bytes is Invalid (max_value_size_in_mb).
+    int max_connections = -1;
+    size_t max_requests_per_connection = 32768;  // v4's stream ids
+    size_t max_request_bytes = 256ull << 20;
+    size_t max_value_bytes = 256ull << 20;
 };
 
 // Applies the settings of a config file's text on top of *config. Returns

@@ -3,18 +3,23 @@
 #include <spdlog/spdlog.h>
 
 #include <atomic>
+#include <chrono>
 
 namespace tessel::server {
 namespace {
 std::atomic<uint64_t> next_connection_id{1};
 }
 
-Connection::Connection(ClientSocket socket, Database& db, size_t max_frame_bytes, Hooks hooks)
+Connection::Connection(ClientSocket socket, Database& db, size_t max_frame_bytes,
+                       std::shared_ptr<RequestLimits> limits, Hooks hooks)
     : socket_(std::move(socket)),
       handler_(db, max_frame_bytes),
       parser_(max_frame_bytes),
+      in_flight_requests_(std::move(limits)),
       hooks_(std::move(hooks)),
-      id_(next_connection_id.fetch_add(1)) {}
+      id_(next_connection_id.fetch_add(1)) {
+    handler_.set_max_value_bytes(in_flight_requests_.limits().max_value_bytes);
+}
 
 Connection::~Connection() = default;
 
@@ -65,6 +70,7 @@ void Connection::on_read(const asio::error_code& ec, size_t n) {
         close_now();
         return;
     }
+    handler_.set_received_at(std::chrono::steady_clock::now());
     std::string_view bytes(read_buf_.data(), n);
     if (!first_checked_ && reject_bad_first_header(bytes)) return;
     parser_.append(bytes);
@@ -98,13 +104,20 @@ void Connection::process_frames() {
         } else if (!next->has_value()) {
             break;
         } else {
-            outcome = handler_.handle_frame(**next, &out);
+            const protocol::Frame& frame = **next;
+            Status admitted = in_flight_requests_.admit(protocol::kHeaderSize + frame.body.size());
+            if (admitted.is_ok()) {
+                outcome = handler_.handle_frame(frame, &out);
+            } else {
+                handler_.refuse(frame.header, admitted, &out);
+            }
         }
         if (outcome.registered_schema_events && hooks_.on_register) {
             hooks_.on_register(shared_from_this());
         }
         if (outcome.close) closing_ = true;
     }
+    in_flight_requests_.queued();
     if (!out.empty()) queue_output(std::move(out));
     if (closing_ && !writing_) close_now();
 }
@@ -124,6 +137,7 @@ void Connection::do_write() {
     writing_ = true;
     in_flight_.swap(pending_);
     pending_.clear();
+    in_flight_requests_.writing();
     socket_.async_write(
         asio::buffer(in_flight_),
         [self = shared_from_this()](const asio::error_code& ec, size_t) { self->on_write(ec); });
@@ -132,6 +146,7 @@ void Connection::do_write() {
 void Connection::on_write(const asio::error_code& ec) {
     writing_ = false;
     in_flight_.clear();
+    in_flight_requests_.written();
     if (ec) {
         close_now();
         return;
@@ -153,6 +168,7 @@ void Connection::on_write(const asio::error_code& ec) {
 void Connection::close_now() {
     if (closed_) return;
     closed_ = true;
+    in_flight_requests_.release_all();
     socket_.close();
     if (hooks_.on_close) hooks_.on_close(this);
 }

@@ -18,6 +18,7 @@
 #include "protocol/frame.h"
 #include "server/client_socket.h"
 #include "server/request_handler.h"
+#include "server/request_limits.h"
 
 namespace tessel::server {
 
@@ -30,7 +31,8 @@ class Connection : public std::enable_shared_from_this<Connection> {
         std::function<void(const Connection*)> on_close;
     };
 
-    Connection(ClientSocket socket, Database& db, size_t max_frame_bytes, Hooks hooks);
+    Connection(ClientSocket socket, Database& db, size_t max_frame_bytes,
+               std::shared_ptr<RequestLimits> limits, Hooks hooks);
     ~Connection();
 
     // Starts reading (after the TLS handshake on a TLS socket). Call once,
@@ -61,6 +63,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
     ClientSocket socket_;
     RequestHandler handler_;
     protocol::FrameParser parser_;
+    InFlightRequests in_flight_requests_;  // unanswered requests (request_limits.h)
     Hooks hooks_;
     uint64_t id_;
     std::array<char, kReadChunk> read_buf_;

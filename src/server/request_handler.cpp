@@ -85,6 +85,17 @@ bool acceptable_cql_version(const std::string& v) {
     return true;
 }
 
+Status check_value_sizes(const std::vector<protocol::BoundValue>& values, size_t max_bytes) {
+    for (const auto& v : values) {
+        if (v.bytes.size() > max_bytes) {
+            return Status::invalid("Value of " + std::to_string(v.bytes.size()) +
+                                   " bytes exceeds the maximum value size of " +
+                                   std::to_string(max_bytes) + " bytes (max_value_size_in_mb)");
+        }
+    }
+    return Status::ok();
+}
+
 }  // namespace
 
 protocol::ErrorResponse error_response(const Status& status, uint16_t consistency) {
@@ -122,7 +133,7 @@ RequestHandler::~RequestHandler() = default;
 RequestHandler::Outcome RequestHandler::handle_parse_error(
     const Status& error, const std::optional<protocol::FrameHeader>& header, std::string* out) {
     Outcome outcome;
-    outcome.close = true;
+    outcome.close = !header || !protocol::is_supported_version(header->protocol_version());
     protocol::FrameHeader h;
     if (header) {
         h = *header;
@@ -131,6 +142,11 @@ RequestHandler::Outcome RequestHandler::handle_parse_error(
     }
     out->append(protocol::encode_early_error_frame(h, error));
     return outcome;
+}
+
+void RequestHandler::refuse(const protocol::FrameHeader& header, const Status& error,
+                            std::string* out) const {
+    append_response(header.stream, error_response(error, 0), {}, out);
 }
 
 RequestHandler::Outcome RequestHandler::handle_frame(const protocol::Frame& frame,
@@ -325,8 +341,13 @@ RequestHandler::Response RequestHandler::result_response(Result<ResultSet> resul
 
 RequestHandler::Response RequestHandler::handle_query(protocol::QueryRequest& query,
                                                       std::vector<std::string>* warnings) {
-    return result_response(session_->execute(query.query, to_query_options(query.params)),
-                           query.params.consistency, warnings);
+    if (Status st = check_value_sizes(query.params.values, max_value_bytes_); !st.is_ok()) {
+        return error_response(st, query.params.consistency);
+    }
+    QueryOptions options = to_query_options(query.params);
+    options.received_at = received_at_;
+    return result_response(session_->execute(query.query, options), query.params.consistency,
+                           warnings);
 }
 
 RequestHandler::Response RequestHandler::handle_prepare(const protocol::PrepareRequest& prepare) {
@@ -343,7 +364,12 @@ RequestHandler::Response RequestHandler::handle_prepare(const protocol::PrepareR
 
 RequestHandler::Response RequestHandler::handle_execute(protocol::ExecuteRequest& execute,
                                                         std::vector<std::string>* warnings) {
-    auto result = session_->execute_prepared(execute.id, to_query_options(execute.params));
+    if (Status st = check_value_sizes(execute.params.values, max_value_bytes_); !st.is_ok()) {
+        return error_response(st, execute.params.consistency);
+    }
+    QueryOptions options = to_query_options(execute.params);
+    options.received_at = received_at_;
+    auto result = session_->execute_prepared(execute.id, options);
     if (!result.is_ok() && result.status().code() == ErrorCode::kUnprepared) {
         // Drivers match the echoed id against the one they sent.
         Status st = result.status();
@@ -365,7 +391,13 @@ RequestHandler::Response RequestHandler::handle_batch(const protocol::BatchReque
             e.values.push_back(to_bound_value(v));
         entries.push_back(std::move(e));
     }
+    for (const auto& s : batch.statements) {
+        if (Status st = check_value_sizes(s.values, max_value_bytes_); !st.is_ok()) {
+            return error_response(st, batch.consistency);
+        }
+    }
     QueryOptions options;
+    options.received_at = received_at_;
     options.consistency = batch.consistency;
     options.serial_consistency = batch.serial_consistency;
     options.default_timestamp = batch.default_timestamp;

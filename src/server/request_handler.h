@@ -7,6 +7,7 @@
 // without sockets. Not thread-safe: a connection drives it from its loop.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -37,10 +38,21 @@ class RequestHandler {
     Outcome handle_frame(const protocol::Frame& frame, std::string* out);
 
     // The parser refused a frame (oversized, or a version it cannot frame):
-    // appends the ERROR for it and asks for the connection to close.
+    // appends the ERROR for it. An oversized frame of a supported version is
+    // skipped and the connection stays open, as Cassandra does; a version
+    // error closes it.
     Outcome handle_parse_error(const Status& error,
                                const std::optional<protocol::FrameHeader>& header,
                                std::string* out);
+
+    // Answers `header`'s request with `error` without executing it (a limit
+    // refused it); the connection stays open.
+    void refuse(const protocol::FrameHeader& header, const Status& error, std::string* out) const;
+
+    // When the frames handled next arrived (the start of their timeouts).
+    void set_received_at(std::chrono::steady_clock::time_point t) { received_at_ = t; }
+    // Bound values longer than this are Invalid (max_value_size_in_mb).
+    void set_max_value_bytes(size_t n) { max_value_bytes_ = n; }
 
     // An EVENT frame (stream -1) for a schema change, in this connection's
     // version and compression.
@@ -69,6 +81,8 @@ class RequestHandler {
 
     Database& db_;
     size_t max_frame_bytes_;
+    size_t max_value_bytes_ = 256ull << 20;
+    std::chrono::steady_clock::time_point received_at_{};
     std::unique_ptr<Session> session_;  // created by STARTUP
     uint8_t version_ = 0;               // fixed by the first valid frame
     bool started_ = false;

@@ -10,7 +10,11 @@
 
 namespace tessel::server {
 
-Server::Server(ServerConfig config, Database& db) : config_(std::move(config)), db_(db) {}
+Server::Server(ServerConfig config, Database& db) : config_(std::move(config)), db_(db) {
+    limits_->max_requests_per_connection = config_.max_requests_per_connection;
+    limits_->max_request_bytes = config_.max_request_bytes;
+    limits_->max_value_bytes = config_.max_value_bytes;
+}
 
 Server::~Server() {
     stop();
@@ -54,6 +58,9 @@ void Server::do_accept() {
             if (ec) {
                 if (ec == asio::error::operation_aborted || !acceptor_->is_open()) return;
                 spdlog::warn("accept failed: {}", ec.message());
+            } else if (config_.max_connections >= 0 &&
+                       connection_count() >= static_cast<size_t>(config_.max_connections)) {
+                refuse_connection(std::move(socket));
             } else {
                 Connection::Hooks hooks;
                 hooks.on_register = [this](const std::shared_ptr<Connection>& c) {
@@ -68,8 +75,8 @@ void Server::do_accept() {
                 ClientSocket client =
                     tls_ ? ClientSocket(std::move(socket), *tls_, config_.client_tls.optional)
                          : ClientSocket(std::move(socket));
-                auto conn = std::make_shared<Connection>(std::move(client), db_,
-                                                         config_.max_frame_bytes, std::move(hooks));
+                auto conn = std::make_shared<Connection>(
+                    std::move(client), db_, config_.max_frame_bytes, limits_, std::move(hooks));
                 {
                     std::lock_guard lock(mu_);
                     connections_[conn->id()] = conn;
@@ -78,6 +85,19 @@ void Server::do_accept() {
             }
             do_accept();
         });
+}
+
+void Server::refuse_connection(asio::ip::tcp::socket socket) {
+    // As Cassandra does past native_transport_max_concurrent_connections: the
+    // connection is closed before anything is read from it.
+    asio::error_code ec;
+    auto peer = socket.remote_endpoint(ec);
+    spdlog::warn(
+        "refusing connection from {}: {} connections open "
+        "(native_transport_max_concurrent_connections)",
+        ec ? std::string("?") : peer.address().to_string(), config_.max_connections);
+    socket.shutdown(asio::ip::tcp::socket::shutdown_both, ec);
+    socket.close(ec);
 }
 
 void Server::on_schema_change(const SchemaChange& change) {

@@ -16,8 +16,9 @@
 
 #include "common/status.h"
 #include "server/config.h"
-#include "tessel/database.h"
 #include "server/event_loops.h"
+#include "server/request_limits.h"
+#include "tessel/database.h"
 
 namespace tessel::server {
 
@@ -47,13 +48,17 @@ class Server {
 
   private:
     void do_accept();
+    void refuse_connection(asio::ip::tcp::socket socket);
     void on_schema_change(const SchemaChange& change);
 
     ServerConfig config_;
     Database& db_;
     std::unique_ptr<EventLoops> loops_;
     std::unique_ptr<asio::ip::tcp::acceptor> acceptor_;
-    std::shared_ptr<asio::ssl::context> tls_;  // client_encryption_options enabled
+    std::shared_ptr<asio::ssl::context> tls_;
+    // Shared by every connection (request_limits.h).
+    std::shared_ptr<RequestLimits> limits_ =
+        std::make_shared<RequestLimits>();  // client_encryption_options enabled
     uint16_t port_ = 0;
     int subscription_ = -1;
     bool started_ = false;

@@ -72,9 +72,9 @@ void add_row(rocksdb::ColumnFamilyHandle* cf, uint32_t pk_length, const std::str
 Status build_write_batch(rocksdb::ColumnFamilyHandle* cf, const PartitionMutation& m,
                          rocksdb::WriteBatch* batch, PartitionStats* delta) {
     if (m.partition_key.size() > kMaxPartitionKeyBytes) {
-        return Status::invalid("Key length of " + std::to_string(m.partition_key.size()) +
-                               " is longer than maximum of " +
-                               std::to_string(kMaxPartitionKeyBytes));
+        return Status::invalid(
+            "Encoded partition key of " + std::to_string(m.partition_key.size()) +
+            " bytes is longer than maximum of " + std::to_string(kMaxPartitionKeyBytes));
     }
     if (m.static_row) TESSEL_RETURN_IF_ERROR(validate_row(*m.static_row));
     for (const auto& [clustering, row] : m.rows)

@@ -14,8 +14,11 @@
 
 namespace tessel::storage {
 
-// Cassandra's limit on a partition key's serialized size.
-constexpr size_t kMaxPartitionKeyBytes = 65535;
+// A sanity bound on the encoded partition key prefix (token, then the
+// memcomparable components, which escape some bytes). The user-facing limit,
+// Cassandra's 65535 bytes per component, is checked where keys are built
+// (partition/token.h), so every key it accepts fits here.
+constexpr size_t kMaxPartitionKeyBytes = 1u << 20;
 
 // Appends the mutation's operands for family `cf` to `batch` and adds its
 // size, row writes and tombstones to `delta`. Invalid (and `batch`

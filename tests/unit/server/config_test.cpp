@@ -60,3 +60,33 @@ TEST(ConfigTest, BadValuesNameTheLine) {
 
 }  // namespace
 }  // namespace tessel::server
+
+namespace tessel::server {
+namespace {
+
+TEST(ConfigTest, ReadsLimitsAndTimeouts) {
+    ServerConfig c;
+    EXPECT_EQ(c.max_connections, -1);
+    EXPECT_EQ(c.db.write_request_timeout_ms, 2000);
+    std::string yaml = R"(native_transport_max_concurrent_connections: 100
+native_transport_max_requests_per_connection: 64
+native_transport_max_concurrent_requests_in_bytes: 1000000
+max_value_size_in_mb: 32
+read_request_timeout_in_ms: 500
+range_request_timeout_in_ms: 0
+write_request_timeout_in_ms: 250
+)";
+    ASSERT_TRUE(apply_config_text(yaml, &c, nullptr).is_ok());
+    EXPECT_EQ(c.max_connections, 100);
+    EXPECT_EQ(c.max_requests_per_connection, 64u);
+    EXPECT_EQ(c.max_request_bytes, 1000000u);
+    EXPECT_EQ(c.max_value_bytes, 32u << 20);
+    EXPECT_EQ(c.db.read_request_timeout_ms, 500);
+    EXPECT_EQ(c.db.range_request_timeout_ms, 0);
+    EXPECT_EQ(c.db.write_request_timeout_ms, 250);
+    EXPECT_FALSE(apply_config_text("native_transport_max_requests_per_connection: 0\n", &c, nullptr)
+                     .is_ok());
+}
+
+}  // namespace
+}  // namespace tessel::server
