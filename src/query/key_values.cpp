@@ -204,6 +204,7 @@ Result<std::vector<std::vector<std::string>>> clustering_prefix_values(
     if (auto one = single_values(where.clustering_prefix, values)) {
         std::vector<std::vector<std::string>> out;
         out.push_back(std::move(*one));
+        TESSEL_RETURN_IF_ERROR(check_clustering_sizes(out));
         return out;
     }
     std::vector<std::vector<std::vector<std::string>>> parts;
