@@ -101,7 +101,33 @@ TabletRouter::TabletRouter(Replica* inner, const Catalog* catalog, CatalogStore*
     : inner_(inner), catalog_(catalog), store_(store), options_(std::move(options)) {
     options_.initial_hash_tablets = std::max(1, options_.initial_hash_tablets);
     options_.shards = std::max(1, options_.shards);
-    tables_.store(std::make_shared<const Tables>());
+    publish(std::make_shared<const Tables>());
+}
+
+namespace {
+// Versions of published snapshots, unique across routers, so a thread's
+// cached snapshot is never taken for another router's.
+std::atomic<uint64_t> g_snapshot_versions{0};
+}  // namespace
+
+void TabletRouter::publish(std::shared_ptr<const Tables> tables) {
+    tables_.store(std::move(tables));
+    version_.store(g_snapshot_versions.fetch_add(1) + 1, std::memory_order_release);
+}
+
+const TableTablets* TabletRouter::routed(const std::string& table_id) const {
+    // Each thread keeps the snapshot it last used and reloads it only when a
+    // newer one was published: the request path reads one shared counter
+    // instead of taking the atomic shared_ptr's lock and reference counts.
+    thread_local uint64_t version = 0;
+    thread_local std::shared_ptr<const Tables> snapshot;
+    const uint64_t v = version_.load(std::memory_order_acquire);
+    if (v != version) {
+        snapshot = tables_.load();
+        version = v;
+    }
+    auto it = snapshot->find(table_id);
+    return it == snapshot->end() ? nullptr : it->second.get();
 }
 
 TabletRouter::~TabletRouter() = default;
@@ -148,7 +174,7 @@ Status TabletRouter::install(const std::string& table_id, TabletMap map,
     if (store_) TESSEL_RETURN_IF_ERROR(store_->put(table_id, map.encode()));
     auto next = std::make_shared<Tables>(*tables_.load());
     (*next)[table_id] = make_tablets(std::move(map), previous);
-    tables_.store(std::move(next));
+    publish(std::move(next));
     return Status::ok();
 }
 
@@ -156,7 +182,7 @@ Status TabletRouter::uninstall(const std::string& table_id) {
     if (store_) TESSEL_RETURN_IF_ERROR(store_->remove(table_id));
     auto next = std::make_shared<Tables>(*tables_.load());
     next->erase(table_id);
-    tables_.store(std::move(next));
+    publish(std::move(next));
     return Status::ok();
 }
 
@@ -197,7 +223,7 @@ Status TabletRouter::load() {
                 if (map->hashed() == hashed) {
                     auto next = std::make_shared<Tables>(*tables_.load());
                     (*next)[id] = make_tablets(std::move(map).value(), nullptr);
-                    tables_.store(std::move(next));
+                    publish(std::move(next));
                     continue;
                 }
             }
@@ -214,7 +240,7 @@ Status TabletRouter::load() {
 // --- routing ----------------------------------------------------------------
 
 Status TabletRouter::apply(const std::string& table_id, const storage::PartitionMutation& m) {
-    auto t = tablets(table_id);
+    const TableTablets* t = routed(table_id);
     if (!t) return inner_->apply(table_id, m);
     const size_t i = t->map.find(m.partition_key);
     TESSEL_RETURN_IF_ERROR(replica_for(t->map.at(i).shard)->apply(table_id, m));
@@ -226,7 +252,7 @@ Result<std::unique_ptr<PartitionStream>> TabletRouter::read(const std::string& t
                                                             const std::string& partition_key,
                                                             const SliceSpec& slice,
                                                             int64_t now_seconds) {
-    auto t = tablets(table_id);
+    const TableTablets* t = routed(table_id);
     if (!t) return inner_->read(table_id, partition_key, slice, now_seconds);
     const size_t i = t->map.find(partition_key);
     t->loads[i]->record_read();

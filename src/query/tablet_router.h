@@ -9,7 +9,8 @@
 //
 // - Scans walk the tablets in key order, each tablet's part of the range
 //   read from its replica, so a full scan is a concatenation of tablet scans.
-// - Maps are published as immutable snapshots (one atomic load per request);
+// - Maps are published as immutable snapshots; each thread caches the one it
+//   last used and a request only reads a version counter to check it;
 //   create/drop/truncate and split/merge rounds are serialised by a mutex and
 //   never block requests. A request routed by a map that a split replaces
 //   meanwhile stays correct: tablets only relabel ranges of one storage.
@@ -129,6 +130,10 @@ class TabletRouter final : public Replica {
     Result<std::vector<TabletObservation>> observe(const std::string& table_id,
                                                    const TableTablets& t);
     std::optional<bool> catalog_hashed(const std::string& table_id) const;
+    void publish(std::shared_ptr<const Tables> tables);
+    // The table's tablets as this thread last saw them (valid until this
+    // thread's next call); nullptr for an unknown table.
+    const TableTablets* routed(const std::string& table_id) const;
 
     Replica* inner_;
     const Catalog* catalog_;
@@ -136,6 +141,7 @@ class TabletRouter final : public Replica {
     TabletRouterOptions options_;
     std::mutex mu_;  // serialises changes to the maps
     std::atomic<std::shared_ptr<const Tables>> tables_;
+    std::atomic<uint64_t> version_{0};  // of tables_, for the threads' cached snapshots
 };
 
 }  // namespace tessel::query
