@@ -130,8 +130,12 @@ class Reader {
             if (first == targets.size()) return Status::invalid("Invalid paging state");
             if (req_.resume->partition_done) ++first;
         }
+        // token() restrictions next to the partition key filter its partitions.
+        const bool token_filter = plan_.where.token_start || plan_.where.token_end;
+        if (token_filter) TESSEL_RETURN_IF_ERROR(token_bounds());
         for (size_t i = first; i < targets.size(); ++i) {
             const PartitionTarget& t = targets[i];
+            if (token_filter && !in_token_range(partition_token(t.components))) continue;
             Flow f = Flow::kContinue;
             TESSEL_ASSIGN_OR_RETURN(f, read_partition(t.key, t.components, nullptr));
             if (f == Flow::kStop) break;
@@ -152,6 +156,25 @@ class Reader {
         page_.next.reset();
     }
 
+    // The token() bounds as numbers, for in_token_range().
+    Status token_bounds() {
+        const auto& w = plan_.where;
+        for (auto* b : {&w.token_start, &w.token_end}) {
+            if (!*b) continue;
+            TESSEL_ASSIGN_OR_RETURN(auto v, evaluate((*b)->value, *req_.values));
+            if (!v.is_value()) return Status::invalid("Invalid null value for partition key token");
+            const int64_t tok = bytes::read_i64(v.bytes);
+            if (b == &w.token_start) {
+                token_start_ = tok;
+                token_start_incl_ = (*b)->inclusive;
+            } else {
+                token_end_ = tok;
+                token_end_incl_ = (*b)->inclusive;
+            }
+        }
+        return Status::ok();
+    }
+
     Result<KeyRange> key_range() {
         KeyRange range;
         const auto& w = plan_.where;
@@ -164,22 +187,7 @@ class Reader {
         // hidden key components (whose physical order is not that token's)
         // check it partition by partition.
         const bool check_tokens = !table_.hashed || table_.has_hidden_key();
-        if (check_tokens) {
-            for (auto* b : {&w.token_start, &w.token_end}) {
-                if (!*b) continue;
-                TESSEL_ASSIGN_OR_RETURN(auto v, evaluate((*b)->value, *req_.values));
-                if (!v.is_value())
-                    return Status::invalid("Invalid null value for partition key token");
-                const int64_t tok = bytes::read_i64(v.bytes);
-                if (b == &w.token_start) {
-                    token_start_ = tok;
-                    token_start_incl_ = (*b)->inclusive;
-                } else {
-                    token_end_ = tok;
-                    token_end_incl_ = (*b)->inclusive;
-                }
-            }
-        }
+        if (check_tokens) TESSEL_RETURN_IF_ERROR(token_bounds());
         if (w.token_start && !check_tokens) {
             TESSEL_ASSIGN_OR_RETURN(auto k, token_bound(*w.token_start));
             range.start_key = *k;
