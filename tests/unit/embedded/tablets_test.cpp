@@ -3,6 +3,7 @@
 // tablet they were routed to, tablets split and merge (explicitly evaluated,
 // thresholds lowered) without losing or duplicating a row, and the map
 // survives a restart, is reset by TRUNCATE and removed by DROP.
+#include <atomic>
 #include <chrono>
 #include <set>
 #include <thread>
@@ -184,6 +185,41 @@ TEST_F(TabletsTest, HotTabletSplitsOnItsWriteRate) {
     EXPECT_EQ(evaluate(), 1u);  // only the hot tablet splits
     EXPECT_EQ(count("kv"), 5u);
     EXPECT_EQ(t.rows("SELECT v FROM kv WHERE k = 7"), std::vector<std::string>{"x299"});
+}
+
+TEST_F(TabletsTest, WritesRacingSplitsLoseNothing) {
+    t.ok("CREATE TABLE kv (k int PRIMARY KEY, v text)");
+    std::atomic<bool> done{false};
+    std::vector<std::thread> writers;
+    for (int w = 0; w < 3; ++w) {
+        writers.emplace_back([&, w] {
+            auto session = t.db().new_session();
+            const std::string pad(80, 'z');
+            for (int i = 0; i < 300; ++i) {
+                const int k = w * 1000 + i;
+                auto r = session->execute(
+                    "INSERT INTO ks.kv (k, v) VALUES (" + std::to_string(k) + ", '" + pad + "')",
+                    {});
+                EXPECT_TRUE(r.is_ok());
+            }
+        });
+    }
+    std::thread splitter([&] {
+        while (!done) {
+            auto r = t.db().evaluate_tablets();
+            EXPECT_TRUE(r.is_ok());
+        }
+    });
+    for (auto& w : writers)
+        w.join();
+    done = true;
+    splitter.join();
+    EXPECT_GT(count("kv"), 4u);
+    EXPECT_EQ(keys("kv", 97).size(), 900u);
+    size_t rows = 0;
+    for (const auto& r : tablets("kv", "rows"))
+        rows += std::stoul(r);
+    EXPECT_EQ(rows, 900u);
 }
 
 TEST_F(TabletsTest, PagingStaysCorrectAcrossASplit) {
