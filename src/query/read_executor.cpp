@@ -298,6 +298,7 @@ class Reader {
             spec.reversed = plan_.reversed;
             spec.include_static = first && table_.has_static;
             spec.single_row = single_rows_ && !resuming;
+            spec.fill_cache = !req_.resume;
             TESSEL_ASSIGN_OR_RETURN(auto stream, open(cursor, key, spec));
             if (first) static_row = stream->static_row();
             first = false;

@@ -68,7 +68,9 @@ Status PartitionReader::init_single_row() {
     slices[n++] = keys[2];
     rocksdb::PinnableSlice* values = point_values_;
     rocksdb::Status statuses[3];
-    table_->db->MultiGet(rocksdb::ReadOptions(), table_->cf, n, slices, values, statuses,
+    rocksdb::ReadOptions ro;
+    ro.fill_cache = slice_.fill_cache;
+    table_->db->MultiGet(ro, table_->cf, n, slices, values, statuses,
                          /*sorted_input=*/true);
     for (size_t i = 0; i < n; ++i) {
         if (!statuses[i].ok() && !statuses[i].IsNotFound()) {
@@ -96,6 +98,7 @@ Status PartitionReader::init() {
     lower_slice_ = lower_bound_;
     upper_slice_ = upper_bound_;
     rocksdb::ReadOptions ro;
+    ro.fill_cache = slice_.fill_cache;
     ro.iterate_lower_bound = &lower_slice_;
     ro.iterate_upper_bound = &upper_slice_;
     it_.reset(table_->db->NewIterator(ro, table_->cf));
@@ -207,7 +210,7 @@ bool PartitionReader::read_next(Row* out) {
 
 bool PartitionReader::materialize(std::string_view clustering, std::string_view value,
                                   const DeletionTime& covering, Row* out) {
-    RowValue rv;
+    RowValue& rv = scratch_;  // reused from row to row
     if (!decode_row(value, &rv)) return fail("Corrupted row in table storage");
     ++rows_scanned_;
     RowFragment& frag = rv.row;

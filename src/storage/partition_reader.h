@@ -44,6 +44,10 @@ struct SliceSpec {
     // equality, or a table without clustering columns). The reader then looks
     // the few keys up directly instead of iterating over the partition.
     bool single_row = false;
+    // False for the continuation pages of a paged read: the blocks such a
+    // scan reads do not displace the block cache's working set (nor grow the
+    // server's memory by a large partition's size, up to the cache's).
+    bool fill_cache = true;
 
     bool is_full_forward() const {
         return start.prefix.empty() && end.prefix.empty() && !reversed && include_static;
@@ -105,6 +109,7 @@ class PartitionReader {
     RangeTombstoneIndex range_index_;
     std::optional<Row> static_row_;
     std::optional<Row> peeked_;
+    RowValue scratch_;  // the record being materialized
     Status status_;
     uint64_t rows_scanned_ = 0;
     uint64_t tombstones_scanned_ = 0;

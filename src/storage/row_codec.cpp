@@ -198,8 +198,12 @@ void encode_row(uint32_t pk_length, const RowFragment& row, std::string* out) {
 
 bool decode_row(std::string_view in, RowValue* out) {
     Reader r(in);
-    out->row = RowFragment{};
+    // Reset field by field: a reused RowValue keeps its vectors' capacity.
     RowFragment& row = out->row;
+    row.marker = LivenessInfo{};
+    row.deletion = DeletionTime{};
+    row.complex_deletions.clear();
+    row.cells.clear();
     uint8_t flags;
     if (!read_prefix(r, RecordType::kRow, &out->pk_length) || !r.u8(&flags)) return false;
     if (flags & 1) {

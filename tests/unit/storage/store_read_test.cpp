@@ -241,5 +241,24 @@ TEST_F(StoreRead, SingleRowSlicesMatchIteratedSlices) {
     }
 }
 
+// Continuation pages of a paged read (fill_cache = false) leave the block
+// cache as it was; ordinary reads fill it.
+TEST_F(StoreRead, ReadsWithoutFillCacheLeaveTheBlockCacheAlone) {
+    for (int i = 0; i < 2000; ++i) {
+        char ck[16];
+        std::snprintf(ck, sizeof ck, "c%06d", i);
+        apply(write_row("pk01", ck, row({live(1, std::string(200, 'x'), 5)}, 5)));
+    }
+    ASSERT_TRUE(store_->flush().is_ok());
+    auto usage = [&] { return std::stoull(store_->property("rocksdb.block-cache-usage").value()); };
+    const auto before = usage();
+    SliceSpec bulk;
+    bulk.fill_cache = false;
+    EXPECT_EQ(rows("pk01", bulk).size(), 2000u);
+    EXPECT_EQ(usage(), before);
+    EXPECT_EQ(rows("pk01").size(), 2000u);
+    EXPECT_GT(usage(), before);
+}
+
 }  // namespace
 }  // namespace tessel::storage
