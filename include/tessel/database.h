@@ -200,6 +200,14 @@ public:
                                             const QueryOptions& options) = 0;
 
     virtual const std::string& keyspace() const = 0;
+
+    // OK when this session may run an operator command (CALL system.flush,
+    // compaction, ...): always without CassandraAuthorizer, else only as a
+    // superuser (Unauthorized "Only superusers are allowed to <operation>").
+    virtual Status require_superuser(std::string_view operation) const {
+        (void)operation;
+        return Status::ok();
+    }
 };
 
 }  // namespace tessel

@@ -88,6 +88,8 @@ class SessionAccess final : public query::AccessControl {
         : service_(service), role_(std::move(role)) {}
 
     Status authorize(const cql::Plan& plan) override;
+    // Operator commands: anyone without CassandraAuthorizer, else superusers.
+    Status require_superuser(std::string_view operation) const;
     Result<ResultSet> run_auth(const cql::AuthPlan& plan) override;
 
     // After a successful schema change by this session: the creator of a

@@ -102,7 +102,19 @@ Status SessionAccess::authorize(const cql::Plan& plan) {
         Needed n = schema_permission(*s);
         return n.bit ? check(n.bit, n.resource) : Status::ok();
     }
-    return Status::ok();  // USE; role statements check themselves
+    // USE needs nothing; role statements check themselves. A kind of plan
+    // this function does not know yet is for superusers only.
+    if (std::holds_alternative<cql::UsePlan>(plan.node) ||
+        std::holds_alternative<cql::AuthPlan>(plan.node)) {
+        return Status::ok();
+    }
+    return require_superuser("run this statement");
+}
+
+Status SessionAccess::require_superuser(std::string_view operation) const {
+    if (internal() || !service_.enforces_permissions()) return Status::ok();
+    if (service_.roles().snapshot()->is_superuser(role_)) return Status::ok();
+    return detail::unauthorized("Only superusers are allowed to " + std::string(operation));
 }
 
 Result<ResultSet> SessionAccess::run_auth(const cql::AuthPlan& plan) {

@@ -188,6 +188,9 @@ class SessionImpl final : public Session {
         return db_->coordinator().execute_batch(type, entries, options, &keyspace_, access_.get());
     }
     const std::string& keyspace() const override { return keyspace_; }
+    Status require_superuser(std::string_view operation) const override {
+        return access_->require_superuser(operation);
+    }
 
   private:
     // The creator of a keyspace or table gets ALL on it; a dropped one takes

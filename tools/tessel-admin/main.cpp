@@ -1,5 +1,5 @@
 // tessel-admin: operations on a running tesseld, over CQL.
-//   tessel-admin [--host H] [--port P] COMMAND [ARGS]
+//   tessel-admin [--host H] [--port P] [-u USER -p PASSWORD] COMMAND [ARGS]
 // Commands read the system tables (system.local, system.tablets,
 // system.hot_partitions, system.large_partitions, system.partition_advice)
 // or send the CALL statements of diagnostics/admin_calls.h. See
@@ -27,6 +27,9 @@ int main(int argc, char** argv) {
     int port = 9042;
     app.add_option("--host", host, "Server address")->capture_default_str();
     app.add_option("--port", port, "Server CQL port")->capture_default_str();
+    std::string username, password;
+    app.add_option("-u,--username", username, "Log in as this role (PasswordAuthenticator)");
+    app.add_option("-p,--password", password, "The role's password");
 
     std::string scope_text;
     std::string table_arg;
@@ -81,6 +84,8 @@ int main(int argc, char** argv) {
     client::ClientOptions options;
     options.host = host;
     options.port = port;
+    options.username = username;
+    options.password = password;
     auto connected = client::Client::connect(options);
     if (!connected.is_ok()) return fail(connected.status().message(), 2);
     client::Client& c = **connected;

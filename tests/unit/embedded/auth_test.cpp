@@ -107,6 +107,13 @@ TEST_F(AuthDbTest, ConditionalWritesNeedSelectAndSuperusersAreProtected) {
     EXPECT_EQ(alter.status().code(), ErrorCode::kUnauthorized);
     ok(*admin, "GRANT SELECT ON KEYSPACE ks TO writer");
     ok(*writer, "INSERT INTO ks.t (k, v) VALUES (2, 2) IF NOT EXISTS");
+    // Operator commands: superusers (and the embedded API) only.
+    Status flush = writer->require_superuser("flush");
+    ASSERT_FALSE(flush.is_ok());
+    EXPECT_EQ(flush.code(), ErrorCode::kUnauthorized);
+    EXPECT_EQ(flush.message(), "Only superusers are allowed to flush");
+    EXPECT_TRUE(admin->require_superuser("flush").is_ok());
+    EXPECT_TRUE(db_->new_session()->require_superuser("flush").is_ok());
 }
 
 TEST(AuthConfigTest, AuthorizerNeedsPasswordAuthenticator) {
