@@ -5,7 +5,7 @@ JOBS       ?= $(shell nproc)
 DATA_DIR   ?= ./data
 CMAKE_GEN  := $(shell command -v ninja >/dev/null 2>&1 && echo "-G Ninja")
 
-.PHONY: deps configure build run test approve asan micro fuzz format format-check bench soak clean
+.PHONY: deps configure build run test approve asan asan-build micro fuzz format format-check bench soak clean
 
 deps:
 	@bash scripts/install-deps.sh
@@ -30,11 +30,19 @@ test: build
 approve: build
 	bash tests/cql/run.sh $(BUILD) --approve
 
-# The same suites under AddressSanitizer and UndefinedBehaviorSanitizer.
-asan: deps
-	cmake -S . -B $(ASAN_BUILD) $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=Debug -DTESSEL_SANITIZE=ON
+# One clang build serves the sanitizer suites and the fuzzers: everything
+# instrumented with ASan, UBSan and libFuzzer coverage (-O1 -g), the fuzz
+# targets linked with the libFuzzer driver.
+SAN_CMAKE = CC=clang CXX=clang++ cmake -S . -B $(ASAN_BUILD) $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=Debug \
+	-DCMAKE_CXX_FLAGS_DEBUG="-O1 -g" -DCMAKE_C_FLAGS_DEBUG="-O1 -g" -DTESSEL_FUZZ=ON
+
+asan-build: deps
+	$(SAN_CMAKE)
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
-	bash tests/run_all.sh $(ASAN_BUILD)
+
+# Every suite under AddressSanitizer and UndefinedBehaviorSanitizer.
+asan: asan-build
+	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 bash tests/run_all.sh $(ASAN_BUILD)
 
 format:
 	find src include tools tests bench -name '*.h' -o -name '*.cpp' | xargs clang-format -i
@@ -50,18 +58,19 @@ bench: build
 micro: build
 	@for b in $(BUILD)/bin/micro_*; do [ -x "$$b" ] && "$$b"; done
 
-# libFuzzer targets (clang) for FUZZ_SECONDS each; crashes go to fuzz/regressions/.
+# libFuzzer targets for FUZZ_SECONDS each, on the sanitizer build; crash
+# inputs land in $(ASAN_BUILD)/fuzz-artifacts/ (keep them in fuzz/regressions/).
 FUZZ_SECONDS ?= 60
-fuzz:
-	bash fuzz/run.sh $(FUZZ_SECONDS)
+fuzz: asan-build
+	FUZZ_BUILD=$(ASAN_BUILD) bash fuzz/run.sh $(FUZZ_SECONDS)
 
 # Long runs kept out of CI: the crash test for CRASH_CYCLES (100) kill/restart
 # cycles, then every fuzzer for SOAK_FUZZ_SECONDS (600) each.
 CRASH_CYCLES      ?= 100
 SOAK_FUZZ_SECONDS ?= 600
-soak: build
+soak: build asan-build
 	CRASH_CYCLES=$(CRASH_CYCLES) bash tests/suites/crash.sh $(BUILD)
-	bash fuzz/run.sh $(SOAK_FUZZ_SECONDS)
+	FUZZ_BUILD=$(ASAN_BUILD) bash fuzz/run.sh $(SOAK_FUZZ_SECONDS)
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD)

@@ -3,20 +3,21 @@
 #
 #   fuzz/run.sh [SECONDS] [TARGET...]     e.g. fuzz/run.sh 600 (the soak), fuzz/run.sh 60 cql
 #
-# Builds build-fuzz with clang (TESSEL_FUZZ=ON) when needed. Each target
+# Builds build-asan with clang (TESSEL_FUZZ=ON, the build `make asan` runs
+# the suites on) when needed. Each target
 # fuzzes a temporary copy of fuzz/corpus/<target> so the repository corpus
 # stays as committed; crash inputs are saved in the build directory
-# (build-fuzz/fuzz-artifacts/<target>/) to be minimised and copied to
+# (build-asan/fuzz-artifacts/<target>/) to be minimised and copied to
 # fuzz/regressions/<target>/. Exits non-zero when any target crashed.
 #
-# Environment: FUZZ_BUILD (default build-fuzz), FUZZ_JOBS (build jobs, default 2),
+# Environment: FUZZ_BUILD (default build-asan), FUZZ_JOBS (build jobs, default 2),
 # FUZZ_CMAKE_ARGS (extra configure arguments).
 set -uo pipefail
 
 SECONDS_PER_TARGET=${1:-60}
 shift || true
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-BUILD=${FUZZ_BUILD:-$ROOT/build-fuzz}
+BUILD=${FUZZ_BUILD:-$ROOT/build-asan}
 JOBS=${FUZZ_JOBS:-2}
 ALL_TARGETS=(frame cql values compression type_option paging_state)
 if [[ $# -gt 0 ]]; then TARGETS=("$@"); else TARGETS=("${ALL_TARGETS[@]}"); fi
@@ -37,7 +38,8 @@ max_len() {
 
 if [[ ! -f "$BUILD/CMakeCache.txt" ]]; then
     # shellcheck disable=SC2086
-    CC=clang CXX=clang++ cmake -S "$ROOT" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    CC=clang CXX=clang++ cmake -S "$ROOT" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Debug \
+        -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g" -DCMAKE_C_FLAGS_DEBUG="-O1 -g" \
         -DTESSEL_FUZZ=ON ${FUZZ_CMAKE_ARGS:-} || exit 2
 fi
 build_targets=()

@@ -106,13 +106,27 @@ class LargePartitionTracker {
 
   private:
     using Key = std::tuple<std::string, std::string, std::string>;
+    // Orders owned keys and string_view lookups alike, by their views (a
+    // tuple<string> < tuple<string_view> comparison does not compile with
+    // clang 14 and libstdc++ 12).
+    struct KeyLess {
+        using is_transparent = void;
+        template <class T>
+        static std::tuple<std::string_view, std::string_view, std::string_view> view(const T& k) {
+            return {std::get<0>(k), std::get<1>(k), std::get<2>(k)};
+        }
+        template <class A, class B>
+        bool operator()(const A& a, const B& b) const {
+            return view(a) < view(b);
+        }
+    };
     struct Tracked {
         LargePartitionRecord record;
         unsigned over = 0;  // bit 0: size, bit 1: rows
     };
     struct Stripe {
         mutable std::mutex mu;
-        std::map<Key, Tracked, std::less<>> tracked;
+        std::map<Key, Tracked, KeyLess> tracked;
     };
     Stripe& stripe_for(std::string_view keyspace, std::string_view table, std::string_view key);
     void enforce_capacity();
