@@ -21,9 +21,16 @@
 
 #include "common/status.h"
 #include "partition/tablet_policy.h"
+#include "diagnostics/advisor.h"
+#include "diagnostics/large_partitions.h"
+#include "diagnostics/tombstone_thresholds.h"
 #include "types/cql_type.h"
 
 namespace tessel {
+
+namespace embedded {
+class PartitionHealth;
+}
 
 enum class CommitlogSync { kPeriodic, kBatch };
 
@@ -66,6 +73,15 @@ struct DatabaseOptions {
     std::string authenticator = "AllowAllAuthenticator";
     std::string authorizer = "AllowAllAuthorizer";
     TabletOptions tablets;
+    // Partition health: large-partition warn/fail thresholds (checked on
+    // writes, reported in system.large_partitions), tombstone thresholds on
+    // reads, and the window and size of the hot-partition counters.
+    diagnostics::LargePartitionThresholds large_partitions;
+    diagnostics::TombstoneThresholds tombstones;
+    int64_t hot_partitions_window_ms = 60000;
+    size_t hot_partitions_capacity = 128;  // counters per sketch
+    // The advisor's budgets (system.partition_advice, tessel-admin advise).
+    diagnostics::AdvisorConfig advisor;
 };
 
 // A bound value as a client sends it.
@@ -180,6 +196,15 @@ public:
     // Runs one tablet split/merge round now (besides the periodic ones);
     // returns how many tablets were split or merged.
     virtual Result<size_t> evaluate_tablets() { return size_t{0}; }
+    // The partition health tracking behind the diagnostics tables and metrics
+    // (null for a Database without one).
+    virtual const embedded::PartitionHealth* partition_health() const { return nullptr; }
+    // A RocksDB property summed over the store ("rocksdb.estimate-live-data-size");
+    // nullopt when unknown.
+    virtual std::optional<uint64_t> storage_int_property(std::string_view name) const {
+        (void)name;
+        return std::nullopt;
+    }
 };
 
 class Session {

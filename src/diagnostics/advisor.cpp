@@ -79,9 +79,16 @@ std::optional<Recommendation> sharding_advice(const TableStatistics& s, const Ad
     msg += calculated ? "; reads name single rows, so a calculated suffix on " +
                             s.calculated_columns + " sends each of them to one shard"
                       : "; a random suffix spreads writes evenly and reads fan out to every shard";
-    return Recommendation{
-        RecommendationKind::kWriteSharding, msg,
-        fmt::format("ALTER TABLE {} WITH write_sharding = {};", table_name(s), options)};
+    const std::string option = "write_sharding = " + options;
+    if (s.write_sharded) {
+        return Recommendation{RecommendationKind::kWriteSharding, msg,
+                              fmt::format("ALTER TABLE {} WITH {};", table_name(s), option)};
+    }
+    msg += fmt::format(
+        "; ALTER TABLE cannot add write_sharding to the unsharded table {} (it would move "
+        "stored rows): create {}.{} with it, copy the data and switch the clients",
+        table_name(s), cql_identifier(s.keyspace), cql_identifier(s.table + "_v2"));
+    return Recommendation{RecommendationKind::kWriteSharding, msg, migration_statement(s, option)};
 }
 
 std::optional<Recommendation> bucket_advice(const TableStatistics& s, const AdvisorConfig& c,
@@ -152,10 +159,15 @@ std::optional<Recommendation> bucket_advice(const TableStatistics& s, const Advi
     if (s.current_bucket_seconds && chosen.seconds >= *s.current_bucket_seconds) {
         return Recommendation{RecommendationKind::kTimeBucket, msg, ""};
     }
+    msg += fmt::format(
+        "; ALTER TABLE cannot {} time_bucket (it would move stored rows): create {}.{} with it, "
+        "copy the data and switch the clients",
+        s.current_bucket_seconds ? "change" : "add", cql_identifier(s.keyspace),
+        cql_identifier(s.table + "_v2"));
     return Recommendation{
         RecommendationKind::kTimeBucket, msg,
-        fmt::format("ALTER TABLE {} WITH time_bucket = {{'column': '{}', 'width': '{}'}};",
-                    table_name(s), *s.timestamp_clustering_column, chosen.text)};
+        migration_statement(s, fmt::format("time_bucket = {{'column': '{}', 'width': '{}'}}",
+                                           *s.timestamp_clustering_column, chosen.text))};
 }
 
 std::optional<Recommendation> cardinality_advice(const TableStatistics& s, const AdvisorConfig& c,
@@ -240,6 +252,33 @@ std::string render_advice(std::string_view keyspace, std::string_view table,
         if (!r.statement.empty()) out += fmt::format("   {}\n", r.statement);
     }
     return out;
+}
+
+std::string migration_statement(const TableStatistics& s, std::string_view option) {
+    const std::string target = cql_identifier(s.keyspace) + "." + cql_identifier(s.table + "_v2");
+    std::string text = s.create_statement;
+    const size_t open = text.find('(');
+    if (text.rfind("CREATE TABLE", 0) != 0 || open == std::string::npos) {
+        return fmt::format("CREATE TABLE {} (<the columns and primary key of {}>) WITH {};", target,
+                           table_name(s), option);
+    }
+    // A time_bucket or write_sharding already there is replaced by the new one.
+    const std::string name(option.substr(0, option.find(' ')));
+    while (!text.empty() && (text.back() == ';' || text.back() == '\n' || text.back() == ' ')) {
+        text.pop_back();
+    }
+    std::string body = text.substr(open);
+    for (const std::string sep : {"\n    AND ", " AND "}) {
+        const size_t at = body.find(sep + name + " = ");
+        if (at == std::string::npos) continue;
+        size_t end = body.find(sep, at + sep.size());
+        body.erase(at, end == std::string::npos ? std::string::npos : end - at);
+    }
+    const bool has_with = body.find(") WITH ") != std::string::npos ||
+                          body.find(")\n    WITH ") != std::string::npos ||
+                          body.find(") WITH\n") != std::string::npos;
+    return fmt::format("CREATE TABLE {} {}{}{};", target, body, has_with ? "\n    AND " : " WITH ",
+                       option);
 }
 
 std::string cql_identifier(std::string_view name) {

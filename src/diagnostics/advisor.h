@@ -17,6 +17,13 @@
 //    max(min_distinct_partitions, distinct_per_tablet * tablets) cannot spread
 //    over the tablets whatever the partitioner does.
 //  - Otherwise one "no change needed" line with the numbers that were checked.
+//
+// Statements: ALTER TABLE may raise the shard count of a write-sharded table,
+// so that is what a sharded table is told to run. Adding write_sharding to an
+// unsharded table, or adding or changing time_bucket, would move stored rows
+// and ALTER refuses it: the statement is then the CREATE TABLE of a new table
+// (the current definition, renamed <table>_v2, with the option) to migrate the
+// data to.
 #pragma once
 
 #include <cstdint>
@@ -53,9 +60,14 @@ struct TableStatistics {
     // comma-separated list) sends each such read to one shard.
     bool reads_hit_single_rows = false;
     std::string calculated_columns;
-    int current_shards = 1;                         // write_sharding in place (1: none)
+    bool write_sharded = false;                     // the table has write_sharding
+    int current_shards = 1;                         // its shard count (1: none)
     std::optional<int64_t> current_bucket_seconds;  // time_bucket width in place
     uint64_t partition_size_warn_threshold = 100 * 1024 * 1024;
+    // The table's CREATE TABLE statement (DESCRIBE's text; empty: unknown):
+    // the base of the new table to migrate to when ALTER cannot apply a
+    // change (see below).
+    std::string create_statement;
 };
 
 struct AdvisorConfig {
@@ -94,6 +106,11 @@ const std::vector<BucketWidth>& bucket_ladder();
 // statement indented under its line.
 std::string render_advice(std::string_view keyspace, std::string_view table,
                           const std::vector<Recommendation>& recommendations);
+
+// The CREATE TABLE statement `create_statement` renamed to keyspace.new_table
+// and with `option` ("write_sharding = {...}") added to its WITH clause.
+// Without a statement to start from, a skeleton naming the option.
+std::string migration_statement(const TableStatistics& stats, std::string_view option);
 
 // `name` as CQL needs it: unchanged when lower-case [a-z][a-z0-9_]*, else
 // double-quoted with quotes doubled.

@@ -1,18 +1,23 @@
 // Database and Session: the embedded API over the coordinator.
+#include <charconv>
 #include <filesystem>
 #include <map>
 #include <mutex>
 
 #include "tessel/database.h"
 #include "auth/auth_service.h"
+#include "diagnostics/admin_calls.h"
+#include "diagnostics/health_tables.h"
 #include "embedded/catalog_glue.h"
 #include "embedded/node_files.h"
 #include "embedded/open_checks.h"
 #include "embedded/tablet_service.h"
+#include "embedded/partition_health.h"
 #include "query/coordinator.h"
 #include "query/replica.h"
 #include "query/schema_executor.h"
 #include "query/schema_view.h"
+#include "schema/describe.h"
 #include "storage/store.h"
 #include "system/system_tables.h"
 #include "system/tablets_table.h"
@@ -28,6 +33,7 @@ class DatabaseImpl final : public Database {
         coordinator_.reset();
         auth_.reset();
         tablets_.reset();
+        health_.reset();
         replica_.reset();
         catalog_.reset();
         catalog_store_.reset();
@@ -59,6 +65,23 @@ class DatabaseImpl final : public Database {
     std::string host_id() const override { return host_id_; }
     Status flush() override { return replica_->flush(); }
     Result<size_t> evaluate_tablets() override { return tablets_->evaluate(); }
+    const embedded::PartitionHealth* partition_health() const override { return health_.get(); }
+    std::optional<uint64_t> storage_int_property(std::string_view name) const override {
+        auto v = store_->property(name);
+        if (!v) return std::nullopt;
+        uint64_t n = 0;
+        auto [p, ec] = std::from_chars(v->data(), v->data() + v->size(), n);
+        if (ec != std::errc()) return std::nullopt;
+        // The block cache is shared; other properties are per column family,
+        // so the node's figure is the sum over every table's family.
+        if (name.find("block-cache") != std::string_view::npos) return n;
+        for (const auto& id : store_->list_tables())
+            n += store_->table_int_property(id, name).value_or(0);
+        return n;
+    }
+
+    // CALL system.flush(...) / system.compact(...) (diagnostics/admin_calls.h).
+    Result<ResultSet> run_admin_call(const diagnostics::AdminCall& call);
 
     query::Coordinator& coordinator() { return *coordinator_; }
     auth::AuthService& auth() { return *auth_; }
@@ -110,6 +133,7 @@ class DatabaseImpl final : public Database {
         coordinator_ =
             std::make_unique<query::Coordinator>(catalog_.get(), &tablets_->router(), co);
         coordinator_->set_schema_listener([this](const SchemaChange& c) { notify(c); });
+        TESSEL_RETURN_IF_ERROR(init_partition_health(o));
         system::NodeInfo node;
         node.cluster_name = o.cluster_name;
         node.host_id = host_id_;
@@ -145,7 +169,43 @@ class DatabaseImpl final : public Database {
         return Status::ok();
     }
 
+    Status init_partition_health(const DatabaseOptions& o) {
+        embedded::PartitionHealthOptions ho;
+        ho.large = o.large_partitions;
+        ho.tombstones = o.tombstones;
+        ho.hot.window_ms = o.hot_partitions_window_ms;
+        ho.hot.capacity = o.hot_partitions_capacity;
+        health_ = std::make_shared<embedded::PartitionHealth>(
+            store_.get(), ho, [this](const std::string& ks, const std::string& t) {
+                embedded::PartitionHealth::TableSchema out;
+                auto schema = query::catalog_snapshot(*catalog_);
+                if (auto def = schema->table(ks, t)) {
+                    out.info = query::table_info_from_def(*def);
+                    out.create_statement = describe_table(*def);
+                }
+                return out;
+            });
+        coordinator_->set_observer(health_);
+        auto* health = health_.get();
+        TESSEL_RETURN_IF_ERROR(coordinator_->register_virtual_table(
+            diagnostics::make_large_partitions_table(health->large())));
+        TESSEL_RETURN_IF_ERROR(coordinator_->register_virtual_table(
+            diagnostics::make_hot_partitions_table(health->hot())));
+        return coordinator_->register_virtual_table(diagnostics::make_partition_advice_table(
+            [health] { return health->advisor_statistics(); }, o.advisor));
+    }
+
     void notify(const SchemaChange& c) {
+        if (c.change_type == "DROPPED" && c.target == "TABLE") {
+            health_->forget_table(c.keyspace, c.name);
+        } else if (c.change_type == "DROPPED" && c.target == "KEYSPACE") {
+            for (const auto& e : health_->hot().list()) {
+                if (e.keyspace == c.keyspace) health_->forget_table(e.keyspace, e.table);
+            }
+            for (const auto& r : health_->large().records()) {
+                if (r.keyspace == c.keyspace) health_->forget_table(r.keyspace, r.table);
+            }
+        }
         std::vector<std::function<void(const SchemaChange&)>> copy;
         {
             std::lock_guard<std::mutex> lock(listeners_mu_);
@@ -161,6 +221,7 @@ class DatabaseImpl final : public Database {
     std::shared_ptr<Catalog> catalog_;
     std::unique_ptr<query::Replica> replica_;
     std::unique_ptr<embedded::TabletService> tablets_;  // routes every request to a tablet
+    std::shared_ptr<embedded::PartitionHealth> health_;
     std::unique_ptr<query::Coordinator> coordinator_;
     std::unique_ptr<auth::AuthService> auth_;
     std::string host_id_;
@@ -175,6 +236,10 @@ class SessionImpl final : public Session {
         : db_(db), access_(std::move(access)) {}
 
     Result<ResultSet> execute(std::string_view cql, const QueryOptions& options) override {
+        if (auto call = diagnostics::parse_admin_call(cql)) {
+            if (!call->is_ok()) return call->status();
+            return db_->run_admin_call(**call);
+        }
         return after(db_->coordinator().execute(cql, options, &keyspace_, access_.get()));
     }
     Result<PreparedStatement> prepare(std::string_view cql) override {
@@ -206,6 +271,37 @@ class SessionImpl final : public Session {
     std::unique_ptr<auth::SessionAccess> access_;
     std::string keyspace_;
 };
+
+Result<ResultSet> DatabaseImpl::run_admin_call(const diagnostics::AdminCall& call) {
+    auto schema = query::catalog_snapshot(*catalog_);
+    std::vector<std::string> table_ids;
+    if (!call.keyspace.empty()) {
+        auto ks = schema->keyspace(call.keyspace);
+        if (!ks) return Status::invalid("Keyspace '" + call.keyspace + "' does not exist");
+        if (!call.table.empty() && !ks->table(call.table)) {
+            return Status::invalid("Table '" + call.keyspace + "." + call.table +
+                                   "' does not exist");
+        }
+        for (const auto& [name, def] : ks->tables) {
+            if (call.table.empty() || name == call.table) table_ids.push_back(def->storage_name());
+        }
+    } else {
+        for (const auto& [ks_name, ks] : schema->keyspaces) {
+            for (const auto& [name, def] : ks->tables)
+                table_ids.push_back(def->storage_name());
+        }
+    }
+    if (call.op == diagnostics::AdminCall::Op::kFlush) {
+        // Memtables are shared by every table's write path through one WAL:
+        // a flush of any scope flushes them all (and persists statistics).
+        TESSEL_RETURN_IF_ERROR(store_->flush());
+    } else {
+        for (const auto& id : table_ids) {
+            if (store_->has_table(id)) TESSEL_RETURN_IF_ERROR(store_->compact(id));
+        }
+    }
+    return ResultSet{};
+}
 
 std::unique_ptr<Session> DatabaseImpl::new_session() {
     return std::make_unique<SessionImpl>(this, auth_->access_for(""));

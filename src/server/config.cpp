@@ -128,7 +128,7 @@ Status apply_scalar(int line, const std::string& key, const std::string& value,
     } else if (key.starts_with("tablet_")) {
         return apply_tablet_setting(line, key, value, &config->db.tablets, known);
     } else {
-        *known = false;
+        return apply_health_setting(line, key, value, config, known);
     }
     return Status::ok();
 }

@@ -57,7 +57,20 @@ struct ServerConfig {
     size_t max_requests_per_connection = 32768;  // v4's stream ids
     size_t max_request_bytes = 256ull << 20;
     size_t max_value_bytes = 256ull << 20;
+    // Prometheus exposition (GET /metrics over HTTP): off unless a port is
+    // configured (metrics_port; 0 picks a free port, logged at start-up).
+    std::string metrics_listen_address = "127.0.0.1";
+    int metrics_port = -1;
 };
+
+// Partition health and metrics settings (health_config.cpp): the
+// thresholds of DatabaseOptions::large_partitions and ::tombstones under
+// their field names (sizes in bytes, or with a unit: 100MiB, 512KiB, 1GB),
+// hot_partitions_window_ms, hot_partitions_capacity, partition_write_budget (the advisor's writes/s
+// per partition), metrics_port and metrics_listen_address.
+// Sets *known to false for any other key.
+Status apply_health_setting(int line, const std::string& key, const std::string& value,
+                            ServerConfig* config, bool* known);
 
 // Applies the settings of a config file's text on top of *config. Returns
 // Config_error naming the line for a malformed line or a bad value. Keys the

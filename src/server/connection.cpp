@@ -8,7 +8,31 @@
 namespace tessel::server {
 namespace {
 std::atomic<uint64_t> next_connection_id{1};
+
+diagnostics::RequestType request_type(uint8_t opcode) {
+    using diagnostics::RequestType;
+    switch (static_cast<protocol::Opcode>(opcode)) {
+        case protocol::Opcode::kStartup:
+            return RequestType::kStartup;
+        case protocol::Opcode::kOptions:
+            return RequestType::kOptions;
+        case protocol::Opcode::kQuery:
+            return RequestType::kQuery;
+        case protocol::Opcode::kPrepare:
+            return RequestType::kPrepare;
+        case protocol::Opcode::kExecute:
+            return RequestType::kExecute;
+        case protocol::Opcode::kBatch:
+            return RequestType::kBatch;
+        case protocol::Opcode::kRegister:
+            return RequestType::kRegister;
+        case protocol::Opcode::kAuthResponse:
+            return RequestType::kAuthResponse;
+        default:
+            return RequestType::kOther;
+    }
 }
+}  // namespace
 
 Connection::Connection(ClientSocket socket, Database& db, size_t max_frame_bytes,
                        std::shared_ptr<RequestLimits> limits, Hooks hooks)
@@ -19,9 +43,12 @@ Connection::Connection(ClientSocket socket, Database& db, size_t max_frame_bytes
       hooks_(std::move(hooks)),
       id_(next_connection_id.fetch_add(1)) {
     handler_.set_max_value_bytes(in_flight_requests_.limits().max_value_bytes);
+    if (hooks_.metrics) hooks_.metrics->connection_opened();
 }
 
-Connection::~Connection() = default;
+Connection::~Connection() {
+    if (!closed_ && hooks_.metrics) hooks_.metrics->connection_closed();
+}
 
 void Connection::start() {
     asio::post(socket_.get_executor(), [self = shared_from_this()] {
@@ -72,6 +99,7 @@ void Connection::on_read(const asio::error_code& ec, size_t n) {
     }
     handler_.set_received_at(std::chrono::steady_clock::now());
     std::string_view bytes(read_buf_.data(), n);
+    if (hooks_.metrics) hooks_.metrics->bytes_received(n);
     if (!first_checked_ && reject_bad_first_header(bytes)) return;
     parser_.append(bytes);
     process_frames();
@@ -107,9 +135,12 @@ void Connection::process_frames() {
             const protocol::Frame& frame = **next;
             Status admitted = in_flight_requests_.admit(protocol::kHeaderSize + frame.body.size());
             if (admitted.is_ok()) {
-                outcome = handler_.handle_frame(frame, &out);
+                outcome = handle_counted(frame, &out);
             } else {
                 handler_.refuse(frame.header, admitted, &out);
+                if (hooks_.metrics) {
+                    hooks_.metrics->request(request_type(frame.header.opcode), 0, admitted.code());
+                }
             }
         }
         if (outcome.registered_schema_events && hooks_.on_register) {
@@ -120,6 +151,18 @@ void Connection::process_frames() {
     in_flight_requests_.queued();
     if (!out.empty()) queue_output(std::move(out));
     if (closing_ && !writing_) close_now();
+}
+
+RequestHandler::Outcome Connection::handle_counted(const protocol::Frame& frame, std::string* out) {
+    if (!hooks_.metrics) return handler_.handle_frame(frame, out);
+    const auto start = std::chrono::steady_clock::now();
+    auto outcome = handler_.handle_frame(frame, out);
+    const auto micros = std::chrono::duration_cast<std::chrono::microseconds>(
+                            std::chrono::steady_clock::now() - start)
+                            .count();
+    hooks_.metrics->request(request_type(frame.header.opcode), static_cast<uint64_t>(micros),
+                            handler_.last_error());
+    return outcome;
 }
 
 void Connection::queue_output(std::string&& bytes) {
@@ -138,6 +181,7 @@ void Connection::do_write() {
     in_flight_.swap(pending_);
     pending_.clear();
     in_flight_requests_.writing();
+    if (hooks_.metrics) hooks_.metrics->bytes_sent(in_flight_.size());
     socket_.async_write(
         asio::buffer(in_flight_),
         [self = shared_from_this()](const asio::error_code& ec, size_t) { self->on_write(ec); });
@@ -169,6 +213,7 @@ void Connection::close_now() {
     if (closed_) return;
     closed_ = true;
     in_flight_requests_.release_all();
+    if (hooks_.metrics) hooks_.metrics->connection_closed();
     socket_.close();
     if (hooks_.on_close) hooks_.on_close(this);
 }

@@ -15,6 +15,7 @@
 #include <memory>
 #include <string>
 
+#include "diagnostics/server_metrics.h"
 #include "protocol/frame.h"
 #include "server/client_socket.h"
 #include "server/request_handler.h"
@@ -29,6 +30,8 @@ class Connection : public std::enable_shared_from_this<Connection> {
     struct Hooks {
         std::function<void(const std::shared_ptr<Connection>&)> on_register;
         std::function<void(const Connection*)> on_close;
+        // Request, byte and connection metrics (null: not recorded).
+        diagnostics::ServerMetrics* metrics = nullptr;
     };
 
     Connection(ClientSocket socket, Database& db, size_t max_frame_bytes,
@@ -59,6 +62,8 @@ class Connection : public std::enable_shared_from_this<Connection> {
     void do_write();
     void on_write(const asio::error_code& ec);
     void close_now();
+    // handle_frame, timed and counted in the metrics.
+    RequestHandler::Outcome handle_counted(const protocol::Frame& frame, std::string* out);
 
     ClientSocket socket_;
     RequestHandler handler_;

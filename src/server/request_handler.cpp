@@ -413,6 +413,8 @@ RequestHandler::Response RequestHandler::handle_batch(const protocol::BatchReque
 void RequestHandler::append_response(int16_t stream, const Response& response,
                                      const std::vector<std::string>& warnings,
                                      std::string* out) const {
+    const auto* error = std::get_if<protocol::ErrorResponse>(&response);
+    last_error_ = error ? std::optional<ErrorCode>(error->code) : std::nullopt;
     uint8_t version = version_ ? version_ : protocol::kMaxSupportedVersion;
     // The warnings flag exists from v4 on.
     static const std::vector<std::string> kNone;

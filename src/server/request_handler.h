@@ -10,6 +10,7 @@
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "protocol/compression.h"
@@ -60,6 +61,10 @@ class RequestHandler {
 
     bool registered_for_schema_events() const { return schema_events_; }
 
+    // The error code of the last response appended (nullopt: not an ERROR),
+    // for the request metrics.
+    std::optional<ErrorCode> last_error() const { return last_error_; }
+
   private:
     using Response = protocol::Response;
 
@@ -89,6 +94,7 @@ class RequestHandler {
     bool awaiting_auth_ = false;  // STARTUP answered AUTHENTICATE; no session yet
     bool schema_events_ = false;
     protocol::Compression compression_ = protocol::Compression::kNone;
+    mutable std::optional<ErrorCode> last_error_;
 };
 
 // A Status as an ERROR response, with the extra fields its code needs

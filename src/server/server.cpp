@@ -44,6 +44,19 @@ Status Server::start() {
     }
     port_ = acceptor_->local_endpoint().port();
 
+    metrics_ = std::make_unique<NodeMetrics>(db_);
+    if (config_.metrics_port >= 0) {
+        // A metrics endpoint that cannot start is logged, not fatal.
+        if (Status st = metrics_->serve(config_.metrics_listen_address, config_.metrics_port);
+            st.is_ok()) {
+            metrics_port_ = metrics_->port();
+            spdlog::info("metrics on http://{}:{}/metrics", config_.metrics_listen_address,
+                         metrics_port_);
+        } else {
+            spdlog::warn("metrics endpoint not started: {}", st.message());
+        }
+    }
+
     subscription_ =
         db_.subscribe_schema_changes([this](const SchemaChange& c) { on_schema_change(c); });
     started_ = true;
@@ -67,6 +80,7 @@ void Server::do_accept() {
                     std::lock_guard lock(mu_);
                     schema_listeners_[c->id()] = c;
                 };
+                hooks.metrics = &metrics_->requests();
                 hooks.on_close = [this](const Connection* c) {
                     std::lock_guard lock(mu_);
                     connections_.erase(c->id());
@@ -122,6 +136,7 @@ void Server::stop() {
     if (!started_ || stopped_) return;
     stopped_ = true;
     if (subscription_ >= 0) db_.unsubscribe_schema_changes(subscription_);
+    if (metrics_) metrics_->stop();
     // Stop accepting on the acceptor's own loop, then close every client.
     asio::post(loops_->loop(0), [this] {
         asio::error_code ignored;

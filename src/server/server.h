@@ -19,6 +19,7 @@
 #include "server/event_loops.h"
 #include "server/request_limits.h"
 #include "tessel/database.h"
+#include "server/node_metrics.h"
 
 namespace tessel::server {
 
@@ -46,6 +47,9 @@ class Server {
     // Connections currently open (for tests and logs).
     size_t connection_count() const;
 
+    // The /metrics port (after start() with config.metrics_port >= 0), else -1.
+    int metrics_port() const { return metrics_port_; }
+
   private:
     void do_accept();
     void refuse_connection(asio::ip::tcp::socket socket);
@@ -53,6 +57,8 @@ class Server {
 
     ServerConfig config_;
     Database& db_;
+    std::unique_ptr<NodeMetrics> metrics_;
+    int metrics_port_ = -1;
     std::unique_ptr<EventLoops> loops_;
     std::unique_ptr<asio::ip::tcp::acceptor> acceptor_;
     std::shared_ptr<asio::ssl::context> tls_;

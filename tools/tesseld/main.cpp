@@ -35,13 +35,16 @@ sigset_t block_stop_signals() {
 int main(int argc, char** argv) {
     CLI::App app{"tesseld: Tessel's CQL native protocol server"};
     std::optional<std::string> data_dir, listen, config_file;
-    std::optional<int> port, smp;
+    std::optional<int> port, smp, metrics_port;
     app.add_option("--data-dir", data_dir, "data directory (default ./data)");
     app.add_option("--listen", listen, "address to listen on (default 127.0.0.1)");
     app.add_option("--port", port, "CQL native protocol port (default 9042)")
         ->check(CLI::Range(0, 65535));
     app.add_option("--smp", smp, "event loop threads (default: one per core)")
         ->check(CLI::Range(1, 1024));
+    app.add_option("--metrics-port", metrics_port,
+                   "Prometheus /metrics HTTP port (0: a free one; default: metrics_port or off)")
+        ->check(CLI::Range(0, 65535));
     app.add_option("--config", config_file, "YAML config file (cassandra.yaml names)");
     CLI11_PARSE(app, argc, argv);
 
@@ -60,6 +63,7 @@ int main(int argc, char** argv) {
     if (listen) config.listen_address = *listen;
     if (port) config.port = *port;
     if (smp) config.smp = *smp;
+    if (metrics_port) config.metrics_port = *metrics_port;
     // Tablets are assigned to one shard per event loop unless configured.
     if (config.db.tablets.shards == 0) {
         config.db.tablets.shards =

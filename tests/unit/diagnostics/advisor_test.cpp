@@ -20,6 +20,17 @@ TableStatistics daily_workload() {
     s.hot_writes = {{"2024-05-01", 20000}, {"2024-04-30", 3}};
     s.distinct_partitions = 365;
     s.tablets = 8;
+    s.create_statement =
+        "CREATE TABLE shop.orders_by_day (\n    day date,\n    id int,\n    PRIMARY KEY (day, "
+        "id)\n) WITH comment = ''\n    AND gc_grace_seconds = 864000;";
+    return s;
+}
+
+// The same table already write-sharded (4 shards): ALTER may raise the count.
+TableStatistics sharded_daily_workload() {
+    TableStatistics s = daily_workload();
+    s.write_sharded = true;
+    s.current_shards = 4;
     return s;
 }
 
@@ -36,21 +47,54 @@ TEST(Advisor, RecommendedShardsArePowersOfTwo) {
 TEST(Advisor, DailyHotPartitionGetsWriteSharding) {
     // 20000 writes/s against 1000 writes/s per partition: ceil(20000/1000) =
     // 20 shards at least; the next power of two is 32, 625 writes/s each.
+    // The table is not sharded: ALTER cannot add write_sharding (it would
+    // move stored rows), so the advice is a new table to migrate to.
     auto recs = advise(daily_workload());
+    ASSERT_EQ(recs.size(), 1u);
+    EXPECT_EQ(recs[0].kind, RecommendationKind::kWriteSharding);
+    EXPECT_EQ(recs[0].statement,
+              "CREATE TABLE shop.orders_by_day_v2 (\n    day date,\n    id int,\n    PRIMARY KEY "
+              "(day, id)\n) WITH comment = ''\n    AND gc_grace_seconds = 864000\n    AND "
+              "write_sharding = {'shards': 32, 'suffix': 'random'};");
+    EXPECT_EQ(recs[0].message,
+              "Partition '2024-05-01' takes 20000 writes/s, over the per-partition budget of "
+              "1000 writes/s: ceil(20000 / 1000) = 20, rounded up to a power of two = 32 shards "
+              "(625 writes/s per shard); a random suffix spreads writes evenly and reads fan out "
+              "to every shard; ALTER TABLE cannot add write_sharding to the unsharded table "
+              "shop.orders_by_day (it would move stored rows): create shop.orders_by_day_v2 "
+              "with it, copy the data and switch the clients");
+}
+
+TEST(Advisor, ShardedTableRaisesItsShardCountWithAlter) {
+    auto recs = advise(sharded_daily_workload());
     ASSERT_EQ(recs.size(), 1u);
     EXPECT_EQ(recs[0].kind, RecommendationKind::kWriteSharding);
     EXPECT_EQ(recs[0].statement,
               "ALTER TABLE shop.orders_by_day WITH write_sharding = {'shards': 32, 'suffix': "
               "'random'};");
-    EXPECT_EQ(recs[0].message,
-              "Partition '2024-05-01' takes 20000 writes/s, over the per-partition budget of "
-              "1000 writes/s: ceil(20000 / 1000) = 20, rounded up to a power of two = 32 shards "
-              "(625 writes/s per shard); a random suffix spreads writes evenly and reads fan out "
-              "to every shard");
+    EXPECT_NE(recs[0].message.find("(with 4 shards now)"), std::string::npos);
+}
+
+TEST(Advisor, MigrationReplacesAnExistingOptionOrFallsBackToASkeleton) {
+    TableStatistics s;
+    s.keyspace = "m";
+    s.table = "p";
+    s.create_statement =
+        "CREATE TABLE m.p (\n    k int,\n    ts timestamp,\n    PRIMARY KEY (k, ts)\n) WITH "
+        "comment = ''\n    AND time_bucket = {'column': 'ts', 'width': '1d'}\n    AND "
+        "write_sharding = {'shards': 4, 'suffix': 'random'};";
+    EXPECT_EQ(migration_statement(s, "time_bucket = {'column': 'ts', 'width': '6h'}"),
+              "CREATE TABLE m.p_v2 (\n    k int,\n    ts timestamp,\n    PRIMARY KEY (k, ts)\n) "
+              "WITH comment = ''\n    AND write_sharding = {'shards': 4, 'suffix': "
+              "'random'}\n    AND time_bucket = {'column': 'ts', 'width': '6h'};");
+    s.create_statement.clear();
+    EXPECT_EQ(migration_statement(s, "write_sharding = {'shards': 8}"),
+              "CREATE TABLE m.p_v2 (<the columns and primary key of m.p>) WITH write_sharding = "
+              "{'shards': 8};");
 }
 
 TEST(Advisor, CalculatedSuffixWhenReadsHitSingleRows) {
-    TableStatistics s = daily_workload();
+    TableStatistics s = sharded_daily_workload();
     s.reads_hit_single_rows = true;
     s.calculated_columns = "order_id";
     auto recs = advise(s);
@@ -96,11 +140,14 @@ TEST(Advisor, TimeBucketFromGrowthRate) {
     ASSERT_EQ(recs.size(), 1u);
     EXPECT_EQ(recs[0].kind, RecommendationKind::kTimeBucket);
     EXPECT_EQ(recs[0].statement,
-              "ALTER TABLE metrics.points WITH time_bucket = {'column': 'ts', 'width': '6h'};");
+              "CREATE TABLE metrics.points_v2 (<the columns and primary key of metrics.points>) "
+              "WITH time_bucket = {'column': 'ts', 'width': '6h'};");
     EXPECT_EQ(recs[0].message,
               "Partition 'cpu:host1' grows 2000 bytes/s and would reach the "
               "partition_size_warn_threshold of 100 MB in 13.1 hours: 6h buckets hold 2000 x "
-              "21600 = 43200000 bytes, 41.2% of the threshold (target: at most 50%)");
+              "21600 = 43200000 bytes, 41.2% of the threshold (target: at most 50%); ALTER "
+              "TABLE cannot add time_bucket (it would move stored rows): create "
+              "metrics.points_v2 with it, copy the data and switch the clients");
 }
 
 TEST(Advisor, SlowGrowthBeyondTheHorizonNeedsNothing) {
@@ -128,7 +175,9 @@ TEST(Advisor, ExistingBucketTooWide) {
     ASSERT_EQ(recs[0].kind, RecommendationKind::kTimeBucket);
     // 52428800 / 1000 = 52428 s: 6h (21.6 MB) is the widest that fits.
     EXPECT_EQ(recs[0].statement,
-              "ALTER TABLE m.p WITH time_bucket = {'column': 'ts', 'width': '6h'};");
+              "CREATE TABLE m.p_v2 (<the columns and primary key of m.p>) WITH time_bucket = "
+              "{'column': 'ts', 'width': '6h'};");
+    EXPECT_NE(recs[0].message.find("ALTER TABLE cannot change time_bucket"), std::string::npos);
 }
 
 TEST(Advisor, NoTimestampColumnMeansANewTable) {
@@ -191,7 +240,7 @@ TEST(Advisor, NoChangeStatesTheNumbers) {
 }
 
 TEST(Advisor, RenderAndQuoting) {
-    TableStatistics s = daily_workload();
+    TableStatistics s = sharded_daily_workload();
     s.table = "OrdersByDay";
     std::string text = render_advice(s.keyspace, s.table, advise(s));
     EXPECT_EQ(text.substr(0, text.find('\n')), "Advice for shop.\"OrdersByDay\":");
@@ -246,6 +295,7 @@ TEST(AdvisorInputs, RatesFromTheHotPartitionsWindow) {
     TableStatistics s;
     s.keyspace = "shop";
     s.table = "orders_by_day";
+    s.write_sharded = true;
     fill_partition_rates(s, hot, 12000, 10, [](std::string_view key) -> std::optional<uint64_t> {
         if (key == "d1") return 5000000;
         return std::nullopt;

@@ -135,6 +135,7 @@ TEST(HealthTables, PartitionAdviceRows) {
         daily.table = "orders_by_day";
         daily.hot_writes = {{"2024-05-01", 20000}};
         daily.distinct_partitions = 3;
+        daily.write_sharded = true;
         daily.tablets = 4;
         TableStatistics quiet;
         quiet.keyspace = "shop";

@@ -19,7 +19,9 @@ namespace tessel::testing {
 class TestDb {
   public:
     explicit TestDb(size_t max_page_bytes = 4u << 20, TabletOptions tablets = {})
-        : max_page_bytes_(max_page_bytes), tablets_(tablets) {
+        : TestDb(options_with(max_page_bytes, tablets)) {}
+    // Other options (thresholds ...); data_dir is the test's own.
+    explicit TestDb(DatabaseOptions options) : options_(std::move(options)) {
         static int counter = 0;
         dir_ = std::filesystem::temp_directory_path() /
                ("tessel_test_" + std::to_string(::getpid()) + "_" + std::to_string(counter++));
@@ -35,10 +37,8 @@ class TestDb {
     void reopen() {
         session_.reset();
         db_.reset();
-        DatabaseOptions o;
+        DatabaseOptions o = options_;
         o.data_dir = dir_.string();
-        o.max_page_bytes = max_page_bytes_;
-        o.tablets = tablets_;
         auto r = Database::open(o);
         if (!r.is_ok()) {
             ADD_FAILURE() << "open failed: " << r.status().to_string();
@@ -89,8 +89,14 @@ class TestDb {
     }
 
   private:
-    size_t max_page_bytes_;
-    TabletOptions tablets_;
+    static DatabaseOptions options_with(size_t max_page_bytes, TabletOptions tablets) {
+        DatabaseOptions o;
+        o.max_page_bytes = max_page_bytes;
+        o.tablets = tablets;
+        return o;
+    }
+
+    DatabaseOptions options_;
     std::filesystem::path dir_;
     std::unique_ptr<Database> db_;
     std::unique_ptr<Session> session_;
