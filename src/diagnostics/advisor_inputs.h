@@ -1,7 +1,8 @@
 // Building the Advisor's TableStatistics from what the server measures.
 //
-// Rates come from HotPartitions: the previous (complete) window when it has
-// data, else the current one over the time elapsed in it. A Space-Saving
+// Rates come from HotPartitions: the previous (complete) window, or the
+// current one over the time elapsed in it (at least a second) when its
+// hottest partition's write rate is the higher. A Space-Saving
 // count is an upper bound, so the rates may overstate a partition by at most
 // its error: the advice errs towards more shards, never fewer.
 #pragma once

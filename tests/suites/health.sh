@@ -18,7 +18,7 @@ partition_rows_warn_threshold: 100000
 partition_size_fail_threshold: 200KiB
 tombstone_warn_threshold: 10
 tombstone_failure_threshold: 50
-partition_write_budget: 50
+partition_write_budget: 20
 hot_partitions_window_ms: 10000
 YAML
 start_tesseld "$BUILD" --config "$CONF" --metrics-port 0 || exit 1

@@ -5,7 +5,7 @@ tessel-admin and the /metrics endpoint.
 The server runs with lowered thresholds (tests/suites/health.sh):
 partition_size_warn_threshold 20KiB, partition_size_fail_threshold 200KiB,
 tombstone_warn_threshold 10, tombstone_failure_threshold 50,
-partition_write_budget 50 writes/s, hot-partition windows of 10 s.
+partition_write_budget 20 writes/s, hot-partition windows of 10 s.
 
 Environment: TESSEL_HOST / TESSEL_PORT (CQL), TESSEL_METRICS_PORT,
 TESSELD_LOG (the server's log), TESSEL_ADMIN (tessel-admin binary),
@@ -228,7 +228,7 @@ class PartitionHealthTest(unittest.TestCase):
         self.assertEqual(len(sharding), 1, recs)
         rec = sharding[0]
         self.assertIn("Partition '2024-06-01' takes", rec.message)
-        self.assertIn("over the per-partition budget of 50 writes/s", rec.message)
+        self.assertIn("over the per-partition budget of 20 writes/s", rec.message)
         self.assertIn("ALTER TABLE cannot add write_sharding to the unsharded table", rec.message)
         shards = int(re.search(r"'shards': (\d+)", rec.statement).group(1))
         self.assertGreater(shards, 1)
