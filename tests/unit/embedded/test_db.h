@@ -48,7 +48,7 @@ class TestDb {
         session_ = db_->new_session();
     }
     // Options used by the next reopen().
-    void set_tablets(TabletOptions o) { tablets_ = o; }
+    void set_tablets(TabletOptions o) { options_.tablets = o; }
     void close() {
         session_.reset();
         db_.reset();
