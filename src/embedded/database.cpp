@@ -238,6 +238,8 @@ class SessionImpl final : public Session {
     Result<ResultSet> execute(std::string_view cql, const QueryOptions& options) override {
         if (auto call = diagnostics::parse_admin_call(cql)) {
             if (!call->is_ok()) return call->status();
+            const bool flush = (*call)->op == diagnostics::AdminCall::Op::kFlush;
+            TESSEL_RETURN_IF_ERROR(require_superuser(flush ? "flush" : "compact"));
             return db_->run_admin_call(**call);
         }
         return after(db_->coordinator().execute(cql, options, &keyspace_, access_.get()));

@@ -300,6 +300,12 @@ class PartitionHealthTest(unittest.TestCase):
         self.assertIn("Compacted", admin("compact", KS, "big"))
         rows = list(self.session.execute("SELECT count(*) FROM big WHERE k = 2"))
         self.assertEqual(rows[0].count, 10)
+        # Per-tablet load and skew, from system.tablets.
+        out = admin("tablets", f"{KS}.big")
+        self.assertRegex(out, rf"Table {KS}\.big: \d+ tablets")
+        self.assertRegex(out, r"Skew \(writes/s\): (no load|max \S+, mean \S+, max/mean [0-9.]+, CV [0-9.]+)")
+        _, text = scrape()
+        self.assertGreaterEqual(sample(text, "tessel_tablets", f'{{keyspace="{KS}",table="big"}}'), 1)
 
 
 if __name__ == "__main__":

@@ -114,6 +114,10 @@ TEST_F(AuthDbTest, ConditionalWritesNeedSelectAndSuperusersAreProtected) {
     EXPECT_EQ(flush.message(), "Only superusers are allowed to flush");
     EXPECT_TRUE(admin->require_superuser("flush").is_ok());
     EXPECT_TRUE(db_->new_session()->require_superuser("flush").is_ok());
+    auto call = writer->execute("CALL system.compact('ks', 't')", {});
+    ASSERT_FALSE(call.is_ok());
+    EXPECT_EQ(call.status().message(), "Only superusers are allowed to compact");
+    ok(*admin, "CALL system.flush('ks')");
 }
 
 TEST(AuthConfigTest, AuthorizerNeedsPasswordAuthenticator) {
