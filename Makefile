@@ -61,14 +61,16 @@ micro: build
 # libFuzzer targets for FUZZ_SECONDS each, on the sanitizer build; crash
 # inputs land in $(ASAN_BUILD)/fuzz-artifacts/ (keep them in fuzz/regressions/).
 FUZZ_SECONDS ?= 60
-fuzz: asan-build
+# fuzz/run.sh configures $(ASAN_BUILD) as asan-build does when needed and
+# builds only the fuzz targets.
+fuzz: deps
 	FUZZ_BUILD=$(ASAN_BUILD) bash fuzz/run.sh $(FUZZ_SECONDS)
 
 # Long runs kept out of CI: the crash test for CRASH_CYCLES (100) kill/restart
 # cycles, then every fuzzer for SOAK_FUZZ_SECONDS (600) each.
 CRASH_CYCLES      ?= 100
 SOAK_FUZZ_SECONDS ?= 600
-soak: build asan-build
+soak: build
 	CRASH_CYCLES=$(CRASH_CYCLES) bash tests/suites/crash.sh $(BUILD)
 	FUZZ_BUILD=$(ASAN_BUILD) bash fuzz/run.sh $(SOAK_FUZZ_SECONDS)
 
