@@ -56,7 +56,8 @@ void expect_bounds(const SpaceSaving& s, const std::map<std::string, uint64_t>& 
     for (const auto& [key, t] : truth) {
         if (t > s.min_count()) {
             auto top = s.top(s.size());
-            bool found = std::any_of(top.begin(), top.end(), [&](auto& e) { return e.key == key; });
+            const auto& k = key;  // clang 14 cannot capture a structured binding
+            bool found = std::any_of(top.begin(), top.end(), [&](auto& e) { return e.key == k; });
             EXPECT_TRUE(found) << key << " with " << t;
         }
     }
@@ -171,7 +172,8 @@ TEST(SpaceSaving, MergeOfPartsKeepsBoundsAndRanking) {
     for (const auto& [key, t] : truth) {
         if (t > merged.min_count()) {
             auto top = merged.top(merged.size());
-            EXPECT_TRUE(std::any_of(top.begin(), top.end(), [&](auto& e) { return e.key == key; }))
+            const auto& k = key;  // clang 14 cannot capture a structured binding
+            EXPECT_TRUE(std::any_of(top.begin(), top.end(), [&](auto& e) { return e.key == k; }))
                 << key;
         }
     }
