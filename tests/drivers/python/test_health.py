@@ -102,6 +102,17 @@ def advice(session, table):
     return sorted(rows, key=lambda r: r.rank)
 
 
+def write_skew(session, table):
+    """max/mean of writes_per_sec over the table's tablets (system.tablets)."""
+    rates = [r.writes_per_sec for r in session.execute(
+        "SELECT writes_per_sec FROM system.tablets "
+        f"WHERE keyspace_name = '{KS}' AND table_name = '{table}'")]
+    assert rates, f"no tablets listed for {table}"
+    mean = sum(rates) / len(rates)
+    assert mean > 0, f"no write load on the tablets of {table}: {rates}"
+    return max(rates) / mean
+
+
 class PartitionHealthTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
@@ -223,6 +234,7 @@ class PartitionHealthTest(unittest.TestCase):
         s = self.session
         s.execute(hot_day_table("events_unsharded"))
         daily_workload(s, "events_unsharded", 2000)
+        skew_before = write_skew(s, "events_unsharded")
         recs = advice(s, "events_unsharded")
         sharding = [r for r in recs if r.kind == "write_sharding"]
         self.assertEqual(len(sharding), 1, recs)
@@ -242,6 +254,13 @@ class PartitionHealthTest(unittest.TestCase):
         meta = s.execute(f"DESCRIBE TABLE {KS}.events_unsharded_v2").one()
         self.assertIn(f"'shards': '{shards}'", meta.create_statement)
         daily_workload(s, "events_unsharded_v2", 2000)
+        # The hot day's writes now spread over the tablets: the skew drops.
+        skew_after = write_skew(s, "events_unsharded_v2")
+        print(f"write skew across tablets (max/mean): {skew_before:.2f} unsharded, "
+              f"{skew_after:.2f} with {shards} shards")
+        self.assertGreater(skew_before, 3.0)
+        self.assertLess(skew_after, skew_before / 2,
+                        f"skew {skew_before:.2f} -> {skew_after:.2f}")
         for r in advice(s, "events_unsharded_v2"):
             # Still over budget is possible with a short window; the advice is
             # then to raise the count of the now-sharded table, never a new one.
