@@ -20,10 +20,10 @@
 #include <vector>
 
 #include "common/status.h"
-#include "partition/tablet_policy.h"
 #include "diagnostics/advisor.h"
 #include "diagnostics/large_partitions.h"
 #include "diagnostics/tombstone_thresholds.h"
+#include "partition/tablet_policy.h"
 #include "types/cql_type.h"
 
 namespace tessel {
@@ -128,18 +128,18 @@ struct SchemaChange {
 struct ResultSet {
     enum class Kind { kVoid, kRows, kSetKeyspace, kSchemaChange };
     Kind kind = Kind::kVoid;
-    std::vector<ColumnSpec> columns;                          // kRows
+    std::vector<ColumnSpec> columns;                            // kRows
     std::vector<std::vector<std::optional<std::string>>> rows;  // kRows; nullopt = null
-    std::string paging_state;  // kRows: non-empty when more pages remain
-    std::string keyspace;      // kSetKeyspace
-    SchemaChange schema_change;  // kSchemaChange
+    std::string paging_state;           // kRows: non-empty when more pages remain
+    std::string keyspace;               // kSetKeyspace
+    SchemaChange schema_change;         // kSchemaChange
     std::vector<std::string> warnings;  // client warnings (protocol warnings flag)
 };
 
 struct PreparedStatement {
     std::string id;  // MD5 of keyspace + query text: same on every connection and restart
     std::string query;
-    std::string keyspace;               // the session keyspace when prepared
+    std::string keyspace;                  // the session keyspace when prepared
     std::vector<ColumnSpec> bind_columns;  // one per bind marker, in order
     // For each partition-key column, in order, the index of its bind marker;
     // empty when some partition-key column is not a plain bind marker.
@@ -159,7 +159,7 @@ struct BatchEntry {
 class Session;
 
 class Database {
-public:
+  public:
     virtual ~Database() = default;
 
     // Opens (creating if needed) the database in options.data_dir. Fails with a
@@ -208,7 +208,7 @@ public:
 };
 
 class Session {
-public:
+  public:
     virtual ~Session() = default;
 
     // Runs one CQL statement (text with literals and/or bind markers).

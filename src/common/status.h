@@ -39,7 +39,7 @@ enum class ErrorCode : int32_t {
 std::string_view error_code_name(ErrorCode code);
 
 class Status {
-public:
+  public:
     Status() = default;  // OK
     Status(ErrorCode code, std::string message) : error_(Error{code, std::move(message)}) {}
 
@@ -63,7 +63,7 @@ public:
 
     std::string to_string() const;
 
-private:
+  private:
     struct Error {
         ErrorCode code;
         std::string message;
@@ -75,8 +75,8 @@ private:
 // status() of a value) is a programming error.
 template <typename T>
 class [[nodiscard]] Result {
-public:
-    Result(T value) : v_(std::move(value)) {}  // NOLINT: implicit by design
+  public:
+    Result(T value) : v_(std::move(value)) {}         // NOLINT: implicit by design
     Result(Status status) : v_(std::move(status)) {}  // NOLINT: implicit by design
 
     bool is_ok() const { return v_.index() == 0; }
@@ -93,7 +93,7 @@ public:
     const Status& status() const& { return std::get<1>(v_); }
     Status&& status() && { return std::get<1>(std::move(v_)); }
 
-private:
+  private:
     std::variant<T, Status> v_;
 };
 
@@ -102,19 +102,23 @@ private:
 // Propagate a failed Status or Result to the caller.
 #define TESSEL_CONCAT_INNER(a, b) a##b
 #define TESSEL_CONCAT(a, b) TESSEL_CONCAT_INNER(a, b)
-#define TESSEL_RETURN_IF_ERROR(expr)                  \
-    do {                                              \
-        auto&& _st = (expr);                          \
+#define TESSEL_RETURN_IF_ERROR(expr)                               \
+    do {                                                           \
+        auto&& _st = (expr);                                       \
         if (!_st.is_ok()) return ::tessel::detail::status_of(_st); \
     } while (0)
-#define TESSEL_ASSIGN_OR_RETURN(lhs, expr)                                    \
-    auto TESSEL_CONCAT(_res_, __LINE__) = (expr);                             \
-    if (!TESSEL_CONCAT(_res_, __LINE__).is_ok())                              \
-        return std::move(TESSEL_CONCAT(_res_, __LINE__)).status();            \
+#define TESSEL_ASSIGN_OR_RETURN(lhs, expr)                         \
+    auto TESSEL_CONCAT(_res_, __LINE__) = (expr);                  \
+    if (!TESSEL_CONCAT(_res_, __LINE__).is_ok())                   \
+        return std::move(TESSEL_CONCAT(_res_, __LINE__)).status(); \
     lhs = std::move(TESSEL_CONCAT(_res_, __LINE__)).value()
 
 namespace tessel::detail {
-inline Status status_of(const Status& s) { return s; }
+inline Status status_of(const Status& s) {
+    return s;
+}
 template <typename T>
-Status status_of(const Result<T>& r) { return r.status(); }
+Status status_of(const Result<T>& r) {
+    return r.status();
+}
 }  // namespace tessel::detail

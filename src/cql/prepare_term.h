@@ -7,8 +7,8 @@
 
 #include "common/status.h"
 #include "cql/ast.h"
-#include "tessel/database.h"
 #include "cql/plan_term.h"
+#include "tessel/database.h"
 
 namespace tessel::cql {
 

@@ -4,15 +4,14 @@
 #include <map>
 #include <mutex>
 
-#include "tessel/database.h"
 #include "auth/auth_service.h"
 #include "diagnostics/admin_calls.h"
 #include "diagnostics/health_tables.h"
 #include "embedded/catalog_glue.h"
 #include "embedded/node_files.h"
 #include "embedded/open_checks.h"
-#include "embedded/tablet_service.h"
 #include "embedded/partition_health.h"
+#include "embedded/tablet_service.h"
 #include "query/coordinator.h"
 #include "query/replica.h"
 #include "query/schema_executor.h"
@@ -21,6 +20,7 @@
 #include "storage/store.h"
 #include "system/system_tables.h"
 #include "system/tablets_table.h"
+#include "tessel/database.h"
 
 namespace tessel {
 namespace {

@@ -5,8 +5,8 @@
 #include <vector>
 
 #include "common/status.h"
-#include "tessel/database.h"
 #include "cql/plan_term.h"
+#include "tessel/database.h"
 
 namespace tessel::query {
 

@@ -18,7 +18,7 @@ namespace tessel::query {
 using VirtualRow = std::vector<std::optional<std::string>>;  // encoded values, nullopt = null
 
 class VirtualTable {
-public:
+  public:
     virtual ~VirtualTable() = default;
 
     virtual std::string keyspace() const = 0;

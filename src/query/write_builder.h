@@ -12,9 +12,9 @@
 #include <vector>
 
 #include "cql/plan.h"
-#include "tessel/database.h"
 #include "query/key_codec.h"
 #include "storage/mutation.h"
+#include "tessel/database.h"
 
 namespace tessel::query {
 

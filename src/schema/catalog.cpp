@@ -26,12 +26,12 @@ bool is_system_keyspace(std::string_view name) {
 }
 
 CatalogChange change(CatalogChange::Type type, CatalogChange::Target target, std::string ks,
-                    std::string name = {}) {
+                     std::string name = {}) {
     return CatalogChange{type, target, std::move(ks), std::move(name), true};
 }
 
 CatalogChange no_op(CatalogChange::Type type, CatalogChange::Target target, std::string ks,
-                   std::string name = {}) {
+                    std::string name = {}) {
     CatalogChange c = change(type, target, std::move(ks), std::move(name));
     c.applied = false;
     return c;
@@ -164,7 +164,7 @@ Status Catalog::load(CatalogStore& store) {
 }
 
 Result<CatalogChange> Catalog::create_keyspace(const std::string& name,
-                                              const KeyspaceOptions& options, bool if_not_exists) {
+                                               const KeyspaceOptions& options, bool if_not_exists) {
     using T = CatalogChange::Type;
     using G = CatalogChange::Target;
     if (is_system_keyspace(name)) {
@@ -201,7 +201,7 @@ Result<CatalogChange> Catalog::create_keyspace(const std::string& name,
 }
 
 Result<CatalogChange> Catalog::alter_keyspace(const std::string& name,
-                                             const KeyspaceOptions& options) {
+                                              const KeyspaceOptions& options) {
     return run([&](Txn& txn) -> Result<CatalogChange> {
         if (!txn.next.keyspace(name)) return Status::invalid("Unknown keyspace " + name);
         if (is_system_keyspace(name)) return Status::invalid("Cannot alter system keyspace");
@@ -268,7 +268,7 @@ Result<CatalogChange> Catalog::create_table(const TableSpec& spec, bool if_not_e
 }
 
 Result<CatalogChange> Catalog::drop_table(const std::string& keyspace, const std::string& name,
-                                         bool if_exists) {
+                                          bool if_exists) {
     return run([&](Txn& txn) -> Result<CatalogChange> {
         auto existing = existing_table(txn.next, keyspace, name);
         if (!existing.is_ok()) {

@@ -74,20 +74,20 @@ class Catalog {
     Uuid version() const { return snapshot()->version; }
 
     Result<CatalogChange> create_keyspace(const std::string& name, const KeyspaceOptions& options,
-                                         bool if_not_exists = false);
+                                          bool if_not_exists = false);
     Result<CatalogChange> alter_keyspace(const std::string& name, const KeyspaceOptions& options);
     Result<CatalogChange> drop_keyspace(const std::string& name, bool if_exists = false);
 
     Result<CatalogChange> create_table(const TableSpec& spec, bool if_not_exists = false);
     Result<CatalogChange> drop_table(const std::string& keyspace, const std::string& name,
-                                    bool if_exists = false);
+                                     bool if_exists = false);
     Result<CatalogChange> alter_table_add(const std::string& keyspace, const std::string& table,
-                                         const std::vector<NewColumn>& columns);
+                                          const std::vector<NewColumn>& columns);
     // `timestamp_micros` is the drop time recorded in dropped_columns (USING
     // TIMESTAMP or the statement's time).
     Result<CatalogChange> alter_table_drop(const std::string& keyspace, const std::string& table,
-                                          const std::vector<std::string>& columns,
-                                          int64_t timestamp_micros);
+                                           const std::vector<std::string>& columns,
+                                           int64_t timestamp_micros);
     // Only primary key columns can be renamed (Cassandra 3.11).
     Result<CatalogChange> alter_table_rename(
         const std::string& keyspace, const std::string& table,
@@ -95,7 +95,7 @@ class Catalog {
     // ALTER TABLE t ALTER c TYPE x. Refused as in Cassandra 3.11 ("Altering of
     // types is not allowed"); on a primary key column with the immutable-key message.
     Result<CatalogChange> alter_table_type(const std::string& keyspace, const std::string& table,
-                                          const std::string& column, const TypeSpec& type);
+                                           const std::string& column, const TypeSpec& type);
     // ALTER TABLE t WITH ...: applied on top of the current options. The layout
     // options (distribution, write_sharding, time_bucket) cannot be changed.
     Result<CatalogChange> alter_table_options(
@@ -103,17 +103,17 @@ class Catalog {
         const std::vector<std::pair<std::string, OptionValue>>& options);
 
     Result<CatalogChange> create_type(const std::string& keyspace, const std::string& name,
-                                     const std::vector<std::pair<std::string, TypeSpec>>& fields,
-                                     bool if_not_exists = false);
+                                      const std::vector<std::pair<std::string, TypeSpec>>& fields,
+                                      bool if_not_exists = false);
     // Tables and types that use the type see the new field at once.
     Result<CatalogChange> alter_type_add(const std::string& keyspace, const std::string& name,
-                                        const std::string& field, const TypeSpec& type);
+                                         const std::string& field, const TypeSpec& type);
     Result<CatalogChange> alter_type_rename(
         const std::string& keyspace, const std::string& name,
         const std::vector<std::pair<std::string, std::string>>& renames);
     // Refused while a table or another type uses it.
     Result<CatalogChange> drop_type(const std::string& keyspace, const std::string& name,
-                                   bool if_exists = false);
+                                    bool if_exists = false);
 
     // Resolves a written type against the current snapshot (see Schema::resolve_type).
     Result<TypePtr> resolve_type(std::string_view keyspace, const TypeSpec& spec) const {

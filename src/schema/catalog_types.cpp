@@ -103,7 +103,7 @@ Result<CatalogChange> Catalog::publish_type(Txn& txn, const UserTypeDef& u) {
 }
 
 Result<CatalogChange> Catalog::alter_type_add(const std::string& keyspace, const std::string& name,
-                                             const std::string& field, const TypeSpec& spec) {
+                                              const std::string& field, const TypeSpec& spec) {
     return run([&](Txn& txn) -> Result<CatalogChange> {
         TESSEL_ASSIGN_OR_RETURN(auto current, existing_type(txn.next, keyspace, name));
         if (current->field_index(field) >= 0) {
@@ -149,7 +149,7 @@ Result<CatalogChange> Catalog::alter_type_rename(
 }
 
 Result<CatalogChange> Catalog::drop_type(const std::string& keyspace, const std::string& name,
-                                        bool if_exists) {
+                                         bool if_exists) {
     return run([&](Txn& txn) -> Result<CatalogChange> {
         auto ks = txn.next.keyspace(keyspace);
         if (!ks) {

@@ -24,7 +24,7 @@ struct ColumnDeclaration {
 struct TableSpec {
     std::string keyspace;
     std::string name;
-    std::vector<ColumnDeclaration> columns;          // in declaration order
+    std::vector<ColumnDeclaration> columns;   // in declaration order
     std::vector<std::string> partition_key;   // PRIMARY KEY ((a, b), ...)
     std::vector<std::string> clustering_key;  // PRIMARY KEY (..., c, d)
     // WITH CLUSTERING ORDER BY (c DESC, d ASC), as written.

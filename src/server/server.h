@@ -17,9 +17,9 @@
 #include "common/status.h"
 #include "server/config.h"
 #include "server/event_loops.h"
+#include "server/node_metrics.h"
 #include "server/request_limits.h"
 #include "tessel/database.h"
-#include "server/node_metrics.h"
 
 namespace tessel::server {
 

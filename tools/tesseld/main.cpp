@@ -14,8 +14,8 @@
 #include <thread>
 
 #include "server/config.h"
-#include "tessel/database.h"
 #include "server/server.h"
+#include "tessel/database.h"
 
 namespace {
 

@@ -27,8 +27,8 @@ inline TableSpec table_spec(const std::string& ks, const std::string& name,
     spec.name = name;
     for (const auto& [col, type] : columns) {
         bool is_static = type.ends_with(" static");
-        spec.columns.push_back(
-            ColumnDeclaration{col, ts(is_static ? type.substr(0, type.size() - 7) : type), is_static});
+        spec.columns.push_back(ColumnDeclaration{
+            col, ts(is_static ? type.substr(0, type.size() - 7) : type), is_static});
     }
     spec.partition_key = std::move(pk);
     spec.clustering_key = std::move(ck);

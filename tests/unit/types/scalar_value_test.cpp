@@ -245,7 +245,9 @@ TEST(CompareTest, NumbersAndFloats) {
     auto inet = T(TypeKind::kInet);
     // Bytewise, as Cassandra's InetAddressType: length only breaks ties of equal prefixes.
     EXPECT_GT(compare_values(*inet, B({255, 255, 255, 255}), std::string(16, '\0')), 0);
-    EXPECT_LT(compare_values(*inet, B({10, 0, 0, 1}), B({10, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0})), 0);
+    EXPECT_LT(compare_values(*inet, B({10, 0, 0, 1}),
+                             B({10, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0})),
+              0);
 }
 
 TEST(CompareTest, Uuids) {
