@@ -2,51 +2,17 @@
 
 #include <cstring>
 
+#include "common/record_codec.h"
+
 namespace tessel::auth {
 namespace {
 
 constexpr uint8_t kFormatVersion = 1;
 constexpr const char* kRolePrefix = "role/";
 
-void put_u32(std::string* out, uint32_t v) {
-    for (int shift = 24; shift >= 0; shift -= 8)
-        out->push_back(static_cast<char>((v >> shift) & 0xff));
-}
-
-void put_str(std::string* out, std::string_view s) {
-    put_u32(out, static_cast<uint32_t>(s.size()));
-    out->append(s);
-}
-
-class Reader {
-  public:
-    explicit Reader(std::string_view in) : in_(in) {}
-    bool u8(uint8_t* v) {
-        if (in_.empty()) return false;
-        *v = static_cast<uint8_t>(in_[0]);
-        in_.remove_prefix(1);
-        return true;
-    }
-    bool u32(uint32_t* v) {
-        if (in_.size() < 4) return false;
-        *v = 0;
-        for (int i = 0; i < 4; ++i)
-            *v = (*v << 8) | static_cast<uint8_t>(in_[i]);
-        in_.remove_prefix(4);
-        return true;
-    }
-    bool str(std::string* s) {
-        uint32_t n = 0;
-        if (!u32(&n) || in_.size() < n) return false;
-        s->assign(in_.substr(0, n));
-        in_.remove_prefix(n);
-        return true;
-    }
-    bool done() const { return in_.empty(); }
-
-  private:
-    std::string_view in_;
-};
+using record::put_str;
+using record::put_u32;
+using record::Reader;
 
 }  // namespace
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <limits>
 
+#include "common/record_codec.h"
 #include "partition/token.h"
 
 namespace tessel {
@@ -20,52 +21,9 @@ Wide boundary_token(const std::string& boundary) {
     return decode_token_prefix(boundary).value();
 }
 
-void put_u32(std::string* out, uint32_t v) {
-    for (int s = 24; s >= 0; s -= 8)
-        out->push_back(static_cast<char>((v >> s) & 0xFF));
-}
-
-void put_u64(std::string* out, uint64_t v) {
-    for (int s = 56; s >= 0; s -= 8)
-        out->push_back(static_cast<char>((v >> s) & 0xFF));
-}
-
-class Reader {
-  public:
-    explicit Reader(std::string_view in) : in_(in) {}
-    bool u8(uint8_t* v) {
-        if (in_.empty()) return false;
-        *v = static_cast<uint8_t>(in_[0]);
-        in_.remove_prefix(1);
-        return true;
-    }
-    bool u32(uint32_t* v) {
-        if (in_.size() < 4) return false;
-        *v = 0;
-        for (int i = 0; i < 4; ++i)
-            *v = (*v << 8) | static_cast<uint8_t>(in_[i]);
-        in_.remove_prefix(4);
-        return true;
-    }
-    bool u64(uint64_t* v) {
-        if (in_.size() < 8) return false;
-        *v = 0;
-        for (int i = 0; i < 8; ++i)
-            *v = (*v << 8) | static_cast<uint8_t>(in_[i]);
-        in_.remove_prefix(8);
-        return true;
-    }
-    bool bytes(size_t n, std::string* out) {
-        if (in_.size() < n) return false;
-        out->assign(in_.substr(0, n));
-        in_.remove_prefix(n);
-        return true;
-    }
-    bool done() const { return in_.empty(); }
-
-  private:
-    std::string_view in_;
-};
+using record::put_u32;
+using record::put_u64;
+using record::Reader;
 
 Status corrupt(const char* what) {
     return Status::server(std::string("Corrupted tablet map: ") + what);
