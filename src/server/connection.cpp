@@ -37,12 +37,14 @@ diagnostics::RequestType request_type(uint8_t opcode) {
 Connection::Connection(ClientSocket socket, Database& db, size_t max_frame_bytes,
                        std::shared_ptr<RequestLimits> limits, Hooks hooks)
     : socket_(std::move(socket)),
+      db_(db),
       handler_(db, max_frame_bytes),
       parser_(max_frame_bytes),
       in_flight_requests_(std::move(limits)),
       hooks_(std::move(hooks)),
       id_(next_connection_id.fetch_add(1)) {
     handler_.set_max_value_bytes(in_flight_requests_.limits().max_value_bytes);
+    if (hooks_.login_pool) handler_.defer_logins();
     if (hooks_.metrics) hooks_.metrics->connection_opened();
 }
 
@@ -79,7 +81,7 @@ void Connection::post_close() {
 }
 
 void Connection::do_read() {
-    if (closed_ || closing_ || reading_) return;
+    if (closed_ || closing_ || reading_ || login_pending_) return;
     if (pending_.size() + in_flight_.size() > kMaxPendingOutput) {
         read_paused_ = true;
         return;
@@ -124,7 +126,7 @@ bool Connection::reject_bad_first_header(std::string_view bytes) {
 
 void Connection::process_frames() {
     std::string out;
-    while (!closing_) {
+    while (!closing_ && !login_pending_) {
         auto next = parser_.next();
         RequestHandler::Outcome outcome;
         if (!next.is_ok()) {
@@ -147,6 +149,7 @@ void Connection::process_frames() {
             hooks_.on_register(shared_from_this());
         }
         if (outcome.close) closing_ = true;
+        if (outcome.login_deferred) start_login();
     }
     in_flight_requests_.queued();
     if (!out.empty()) queue_output(std::move(out));
@@ -157,12 +160,47 @@ RequestHandler::Outcome Connection::handle_counted(const protocol::Frame& frame,
     if (!hooks_.metrics) return handler_.handle_frame(frame, out);
     const auto start = std::chrono::steady_clock::now();
     auto outcome = handler_.handle_frame(frame, out);
+    if (outcome.login_deferred) return outcome;  // counted when checked
     const auto micros = std::chrono::duration_cast<std::chrono::microseconds>(
                             std::chrono::steady_clock::now() - start)
                             .count();
     hooks_.metrics->request(request_type(frame.header.opcode), static_cast<uint64_t>(micros),
                             handler_.last_error());
     return outcome;
+}
+
+void Connection::start_login() {
+    login_pending_ = true;
+    asio::post(*hooks_.login_pool,
+               [self = shared_from_this(), login = handler_.take_deferred_login(),
+                started = std::chrono::steady_clock::now()]() mutable {
+                   auto session = self->db_.login(login.username, login.password);
+                   auto executor = self->socket_.get_executor();
+                   asio::post(executor, [self = std::move(self), login = std::move(login),
+                                         session = std::move(session), started]() mutable {
+                       self->on_login_checked(login, std::move(session), started);
+                   });
+               });
+}
+
+void Connection::on_login_checked(const RequestHandler::DeferredLogin& login,
+                                  Result<std::unique_ptr<Session>> session,
+                                  std::chrono::steady_clock::time_point started) {
+    login_pending_ = false;
+    if (closed_) return;
+    std::string out;
+    handler_.finish_login(login, std::move(session), &out);
+    if (hooks_.metrics) {
+        const auto micros = std::chrono::duration_cast<std::chrono::microseconds>(
+                                std::chrono::steady_clock::now() - started)
+                                .count();
+        hooks_.metrics->request(diagnostics::RequestType::kAuthResponse,
+                                static_cast<uint64_t>(micros), handler_.last_error());
+    }
+    queue_output(std::move(out));
+    // Frames the client sent meanwhile wait in the parser, in order.
+    process_frames();
+    do_read();
 }
 
 void Connection::queue_output(std::string&& bytes) {

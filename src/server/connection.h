@@ -6,11 +6,16 @@
 // write, so a pipelining client gets few large writes. Reading pauses while
 // more than kMaxPendingOutput bytes wait to be written (a client that sends
 // but does not read cannot grow server memory without bound).
+//
+// Logins are the exception to running on the loop: the password check (a
+// slow KDF) runs on the server's login pool, and the connection neither reads
+// nor handles further frames until its answer is queued.
 #pragma once
 
 #include <asio.hpp>
 
 #include <array>
+#include <chrono>
 #include <functional>
 #include <memory>
 #include <string>
@@ -32,6 +37,8 @@ class Connection : public std::enable_shared_from_this<Connection> {
         std::function<void(const Connection*)> on_close;
         // Request, byte and connection metrics (null: not recorded).
         diagnostics::ServerMetrics* metrics = nullptr;
+        // Where password checks run (null: on the loop, inside the request).
+        asio::thread_pool* login_pool = nullptr;
     };
 
     Connection(ClientSocket socket, Database& db, size_t max_frame_bytes,
@@ -64,8 +71,15 @@ class Connection : public std::enable_shared_from_this<Connection> {
     void close_now();
     // handle_frame, timed and counted in the metrics.
     RequestHandler::Outcome handle_counted(const protocol::Frame& frame, std::string* out);
+    // Runs the handler's deferred login on the login pool; its answer comes
+    // back to the loop in on_login_checked.
+    void start_login();
+    void on_login_checked(const RequestHandler::DeferredLogin& login,
+                          Result<std::unique_ptr<Session>> session,
+                          std::chrono::steady_clock::time_point started);
 
     ClientSocket socket_;
+    Database& db_;
     RequestHandler handler_;
     protocol::FrameParser parser_;
     InFlightRequests in_flight_requests_;  // unanswered requests (request_limits.h)
@@ -79,7 +93,8 @@ class Connection : public std::enable_shared_from_this<Connection> {
     bool writing_ = false;
     bool reading_ = false;
     bool read_paused_ = false;
-    bool closing_ = false;  // close once the queued output is written
+    bool login_pending_ = false;  // a password check is running on the login pool
+    bool closing_ = false;        // close once the queued output is written
     bool closed_ = false;
 };
 

@@ -209,6 +209,10 @@ RequestHandler::Outcome RequestHandler::handle_frame(const protocol::Frame& fram
         response = error_response(Status::server(std::string("Internal error: ") + e.what()), 0);
         warnings.clear();
     }
+    if (outcome.login_deferred) {
+        deferred_login_.stream = h.stream;
+        return outcome;
+    }
     append_response(h.stream, response, warnings, out);
     return outcome;
 }
@@ -230,7 +234,7 @@ RequestHandler::Response RequestHandler::dispatch(protocol::Request& request, Ou
                               ", expecting STARTUP or OPTIONS");
     }
     if (auto* auth = std::get_if<protocol::AuthResponseRequest>(&request)) {
-        return handle_auth_response(*auth);
+        return handle_auth_response(*auth, outcome);
     }
     if (awaiting_auth_) {
         return error_response(Status(ErrorCode::kUnauthorized, "You have not logged in"), 0);
@@ -281,17 +285,31 @@ RequestHandler::Response RequestHandler::handle_startup(const protocol::StartupR
 }
 
 RequestHandler::Response RequestHandler::handle_auth_response(
-    const protocol::AuthResponseRequest& auth) {
+    const protocol::AuthResponseRequest& auth, Outcome* outcome) {
     if (!awaiting_auth_) {
         return protocol_error("Unexpected message AUTH_RESPONSE, no authentication in progress");
     }
     auto credentials = protocol::parse_sasl_plain(auth.token.value_or(""));
     if (!credentials.is_ok()) return error_response(credentials.status(), 0);
-    auto session = db_.login(credentials->username, credentials->password);
+    if (defer_logins_) {
+        deferred_login_.username = std::move(credentials->username);
+        deferred_login_.password = std::move(credentials->password);
+        outcome->login_deferred = true;
+        return {};
+    }
+    return login_response(db_.login(credentials->username, credentials->password));
+}
+
+RequestHandler::Response RequestHandler::login_response(Result<std::unique_ptr<Session>> session) {
     if (!session.is_ok()) return error_response(session.status(), 0);
     session_ = std::move(session).value();
     awaiting_auth_ = false;
     return protocol::AuthSuccessResponse{};
+}
+
+void RequestHandler::finish_login(const DeferredLogin& login,
+                                  Result<std::unique_ptr<Session>> session, std::string* out) {
+    append_response(login.stream, login_response(std::move(session)), {}, out);
 }
 
 RequestHandler::Response RequestHandler::handle_register(const protocol::RegisterRequest& reg,

@@ -33,7 +33,29 @@ class RequestHandler {
         bool close = false;
         // The request just registered this connection for SCHEMA_CHANGE events.
         bool registered_schema_events = false;
+        // The frame was a login left to the caller (take_deferred_login()):
+        // nothing was appended for it.
+        bool login_deferred = false;
     };
+
+    // A login whose password check runs off the event loop: the check is a
+    // deliberately slow KDF, and it would stall every connection of the loop.
+    struct DeferredLogin {
+        int16_t stream = 0;
+        std::string username;
+        std::string password;
+    };
+
+    // From now on, an AUTH_RESPONSE with well-formed credentials is not
+    // checked by handle_frame: it returns Outcome::login_deferred, the caller
+    // takes the login, runs Database::login on any thread, and hands the
+    // result to finish_login on the handler's thread. The caller must not
+    // hand further frames to the handler until then (their order matters).
+    void defer_logins() { defer_logins_ = true; }
+    DeferredLogin take_deferred_login() { return std::move(deferred_login_); }
+    // Appends AUTH_SUCCESS (and keeps the session) or the login's error.
+    void finish_login(const DeferredLogin& login, Result<std::unique_ptr<Session>> session,
+                      std::string* out);
 
     // Handles one frame from the parser, appending the response frame(s).
     Outcome handle_frame(const protocol::Frame& frame, std::string* out);
@@ -71,7 +93,8 @@ class RequestHandler {
     Response dispatch(protocol::Request& request, Outcome* outcome,
                       std::vector<std::string>* warnings);
     Response handle_startup(const protocol::StartupRequest& startup);
-    Response handle_auth_response(const protocol::AuthResponseRequest& auth);
+    Response handle_auth_response(const protocol::AuthResponseRequest& auth, Outcome* outcome);
+    Response login_response(Result<std::unique_ptr<Session>> session);
     Response handle_register(const protocol::RegisterRequest& reg, Outcome* outcome);
     Response handle_query(protocol::QueryRequest& query, std::vector<std::string>* warnings);
     Response handle_prepare(const protocol::PrepareRequest& prepare);
@@ -92,6 +115,8 @@ class RequestHandler {
     uint8_t version_ = 0;               // fixed by the first valid frame
     bool started_ = false;
     bool awaiting_auth_ = false;  // STARTUP answered AUTHENTICATE; no session yet
+    bool defer_logins_ = false;
+    DeferredLogin deferred_login_;
     bool schema_events_ = false;
     protocol::Compression compression_ = protocol::Compression::kNone;
     mutable std::optional<ErrorCode> last_error_;

@@ -9,6 +9,11 @@
 #include "server/connection.h"
 
 namespace tessel::server {
+namespace {
+// Threads checking passwords: each check is ~0.1 s of one core (PBKDF2), so
+// two keep logins flowing without taking every core from the loops.
+constexpr size_t kLoginThreads = 2;
+}  // namespace
 
 Server::Server(ServerConfig config, Database& db) : config_(std::move(config)), db_(db) {
     limits_->max_requests_per_connection = config_.max_requests_per_connection;
@@ -28,6 +33,7 @@ Status Server::start() {
     int n = config_.smp > 0 ? config_.smp : static_cast<int>(std::thread::hardware_concurrency());
     if (n < 1) n = 1;
     loops_ = std::make_unique<EventLoops>(n);
+    if (db_.requires_login()) login_pool_ = std::make_unique<asio::thread_pool>(kLoginThreads);
 
     asio::error_code ec;
     asio::ip::address address = asio::ip::make_address(config_.listen_address, ec);
@@ -81,6 +87,7 @@ void Server::do_accept() {
                     schema_listeners_[c->id()] = c;
                 };
                 hooks.metrics = &metrics_->requests();
+                hooks.login_pool = login_pool_.get();
                 hooks.on_close = [this](const Connection* c) {
                     std::lock_guard lock(mu_);
                     connections_.erase(c->id());
@@ -157,6 +164,13 @@ void Server::stop() {
         std::this_thread::sleep_for(std::chrono::milliseconds(5));
     }
     loops_->stop();
+    if (login_pool_) {
+        // A check still running finishes; its answer stays queued on a stopped
+        // loop and is dropped with the loops below.
+        login_pool_->stop();
+        login_pool_->join();
+        login_pool_.reset();
+    }
     {
         std::lock_guard lock(mu_);
         connections_.clear();

@@ -60,6 +60,8 @@ class Server {
     std::unique_ptr<NodeMetrics> metrics_;
     int metrics_port_ = -1;
     std::unique_ptr<EventLoops> loops_;
+    // Password checks, off the loops (connection.h); only with a login.
+    std::unique_ptr<asio::thread_pool> login_pool_;
     std::unique_ptr<asio::ip::tcp::acceptor> acceptor_;
     std::shared_ptr<asio::ssl::context> tls_;
     // Shared by every connection (request_limits.h).
