@@ -22,19 +22,16 @@ Usage: limits_test.py BUILD_DIR [test names...]
 """
 
 import os
-import shutil
 import socket
 import struct
 import sys
-import tempfile
 import time
-import traceback
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", "drivers", "protocol"))
 import raw_protocol_test as raw  # noqa: E402
-from tesseld_proc import Node, connect  # noqa: E402
+from tesseld_proc import Node, connect, run_tests  # noqa: E402
 
 OVERLOADED, WRITE_TIMEOUT, READ_TIMEOUT = 0x1001, 0x1100, 0x1200
 SYNTAX, INVALID, PROTOCOL = 0x2000, 0x2200, 0x000A
@@ -308,29 +305,5 @@ def test_pages_cut_by_bytes(build, work):
     with_node(build, work, {}, run)
 
 
-def main():
-    build = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else "build")
-    names = sys.argv[2:]
-    tests = [(n, f) for n, f in sorted(globals().items()) if n.startswith("test_") and callable(f)]
-    if names:
-        tests = [(n, f) for n, f in tests if any(x in n for x in names)]
-    passed = failed = 0
-    for name, fn in tests:
-        work = tempfile.mkdtemp(prefix="tessel-limits.")
-        print(f"--- {name}")
-        try:
-            fn(build, work)
-            print(f"ok: {name}")
-            passed += 1
-        except Exception as e:
-            print(f"FAIL: {name}: {e}")
-            traceback.print_exc(limit=4)
-            failed += 1
-        finally:
-            shutil.rmtree(work, ignore_errors=True)
-    print(f"{passed} passed, {failed} failed")
-    return 0 if failed == 0 and passed > 0 else 1
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_tests(globals(), "tessel-limits."))

@@ -18,12 +18,10 @@ import os
 import shutil
 import subprocess
 import sys
-import tempfile
 import time
-import traceback
 
 sys.path.insert(0, os.path.dirname(__file__))
-from tesseld_proc import Node, connect  # noqa: E402
+from tesseld_proc import Node, Skip, connect, run_tests  # noqa: E402
 
 KS = "recovery"
 
@@ -221,36 +219,5 @@ def test_full_disk(build, work):
         subprocess.run(["umount", "-l", disk])
 
 
-class Skip(Exception):
-    pass
-
-
-def main():
-    build = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else "build")
-    names = sys.argv[2:]
-    tests = [(n, f) for n, f in sorted(globals().items()) if n.startswith("test_") and callable(f)]
-    if names:
-        tests = [(n, f) for n, f in tests if any(x in n for x in names)]
-    passed = failed = skipped = 0
-    for name, fn in tests:
-        work = tempfile.mkdtemp(prefix="tessel-recovery.")
-        print(f"--- {name}")
-        try:
-            fn(build, work)
-            print(f"ok: {name}")
-            passed += 1
-        except Skip as e:
-            print(f"skipped: {name}: {e}")
-            skipped += 1
-        except Exception as e:
-            print(f"FAIL: {name}: {e}")
-            traceback.print_exc(limit=3)
-            failed += 1
-        finally:
-            shutil.rmtree(work, ignore_errors=True)
-    print(f"{passed} passed, {failed} failed, {skipped} skipped")
-    return 0 if failed == 0 and passed > 0 else 1
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_tests(globals(), "tessel-recovery."))

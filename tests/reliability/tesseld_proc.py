@@ -3,15 +3,18 @@
 Each Node owns a data directory and a config file; start() waits for the
 "ready" line, kill() sends SIGKILL (no flush, no clean close), stop() sends
 SIGTERM and expects exit status 0. Shared by crash_test.py, recovery_test.py
-and limits_test.py.
+and limits_test.py, with the runner of the last two (run_tests).
 """
 
 import os
+import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
+import traceback
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "drivers", "python"))
 
@@ -138,3 +141,40 @@ def connect(node, keyspace=None, timeout=30):
 def closing_line(passed, failed):
     print(f"{passed} passed, {failed} failed")
     return 0 if failed == 0 and passed > 0 else 1
+
+
+class Skip(Exception):
+    """Raised by a test that cannot run here (reported, not counted as failed)."""
+
+
+def run_tests(namespace, prefix):
+    """Runs every test_* function of `namespace` (a module's globals()) whose
+    name contains one of the command line's names (all without names), each
+    as fn(build, work) with a fresh temporary work directory. Argument 1 is
+    the build directory. Returns the exit status: 0 when none failed and at
+    least one passed."""
+    build = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else "build")
+    names = sys.argv[2:]
+    tests = [(n, f) for n, f in sorted(namespace.items()) if n.startswith("test_") and callable(f)]
+    if names:
+        tests = [(n, f) for n, f in tests if any(x in n for x in names)]
+    passed = failed = skipped = 0
+    for name, fn in tests:
+        work = tempfile.mkdtemp(prefix=prefix)
+        print(f"--- {name}")
+        try:
+            fn(build, work)
+            print(f"ok: {name}")
+            passed += 1
+        except Skip as e:
+            print(f"skipped: {name}: {e}")
+            skipped += 1
+        except Exception as e:
+            print(f"FAIL: {name}: {e}")
+            traceback.print_exc(limit=4)
+            failed += 1
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
+    if skipped:
+        print(f"{skipped} skipped")
+    return closing_line(passed, failed)
