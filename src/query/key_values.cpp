@@ -310,6 +310,29 @@ std::vector<ClusteringInterval> intersect(const std::vector<ClusteringInterval>&
     return out;
 }
 
+// Joins the neighbours of a sorted list of disjoint intervals that touch
+// (one ends where the next starts): an inclusive bound is two intervals,
+// the bound's own rows and the rows past them, and each interval costs a
+// read of the partition. Used within one clustering prefix: the intervals
+// of IN values stay apart (consecutive integers touch), as each may be read
+// as a single row.
+void join_touching(std::vector<ClusteringInterval>* ivs) {
+    size_t kept = 0;
+    for (size_t i = 0; i < ivs->size(); ++i) {
+        ClusteringInterval& iv = (*ivs)[i];
+        if (kept > 0) {
+            ClusteringInterval& last = (*ivs)[kept - 1];
+            if (last.hi && *last.hi == iv.lo) {
+                last.hi = std::move(iv.hi);
+                continue;
+            }
+        }
+        if (kept != i) (*ivs)[kept] = std::move(iv);
+        ++kept;
+    }
+    ivs->resize(kept);
+}
+
 }  // namespace
 
 Result<std::vector<storage::ClusteringInterval>> clustering_intervals(
@@ -336,6 +359,7 @@ Result<std::vector<storage::ClusteringInterval>> clustering_intervals(
             ivs = intersect(
                 ivs, slice_side(*end, col, false, where.slice_end->inclusive, table, layout, enc));
         }
+        join_touching(&ivs);
         out.insert(out.end(), ivs.begin(), ivs.end());
     }
     std::sort(out.begin(), out.end(),

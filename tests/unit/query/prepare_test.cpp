@@ -3,33 +3,13 @@
 
 #include <gtest/gtest.h>
 
-#include <map>
-
 #include "cql/parser.h"
+#include "fake_schema.h"
 
 namespace tessel::cql {
 namespace {
 
-class FakeSchema final : public SchemaView {
-  public:
-    void add(const std::string& create) {
-        auto st = parse_statement(create);
-        ASSERT_TRUE(st.is_ok()) << st.status().to_string();
-        auto info = table_info_from_create(st->as<CreateTableStatement>(), "ks", *this);
-        ASSERT_TRUE(info.is_ok()) << info.status().to_string();
-        const std::string name = info->name;
-        tables_[name] = std::make_shared<TableInfo>(std::move(info).value());
-    }
-    bool keyspace_exists(const std::string& ks) const override { return ks == "ks"; }
-    TablePtr find_table(const std::string& ks, const std::string& name) const override {
-        auto it = tables_.find(name);
-        return ks == "ks" && it != tables_.end() ? it->second : nullptr;
-    }
-    TypePtr find_type(const std::string&, const std::string&) const override { return nullptr; }
-
-  private:
-    std::map<std::string, TablePtr> tables_;
-};
+using testing::FakeSchema;
 
 class PrepareTest : public ::testing::Test {
   protected:
