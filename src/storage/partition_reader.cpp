@@ -54,22 +54,25 @@ Status PartitionReader::read_header(std::string_view value) {
     return Status::ok();
 }
 
-// A point read: the header, the static row (when asked for) and the one row,
-// in key order, through one MultiGet. The table's Bloom filters (memtable and
-// files) answer for the absent header and static row without a search.
-Status PartitionReader::init_single_row() {
-    const std::string& clustering = slice_.start.prefix;
+// The header, the static row (when asked for) and, given `clustering`, that
+// row, in key order through one MultiGet: the table's Bloom filters (memtable
+// and files) answer for absent keys without a search. The row's record stays
+// pinned in point_values_ (point_row_ when it exists and lies in the slice).
+// `snapshot` (may be null: the latest data) is the view to read.
+Status PartitionReader::read_points(const std::string* clustering,
+                                    const rocksdb::Snapshot* snapshot) {
     std::string keys[3] = {header_key(partition_key_), static_key(partition_key_),
-                           row_key(partition_key_, clustering)};
+                           clustering ? row_key(partition_key_, *clustering) : std::string()};
     rocksdb::Slice slices[3];
     size_t n = 0;
     slices[n++] = keys[0];
     if (slice_.include_static) slices[n++] = keys[1];
-    slices[n++] = keys[2];
+    if (clustering) slices[n++] = keys[2];
     rocksdb::PinnableSlice* values = point_values_;
     rocksdb::Status statuses[3];
     rocksdb::ReadOptions ro;
     ro.fill_cache = slice_.fill_cache;
+    ro.snapshot = snapshot;
     table_->db->MultiGet(ro, table_->cf, n, slices, values, statuses,
                          /*sorted_input=*/true);
     for (size_t i = 0; i < n; ++i) {
@@ -78,21 +81,25 @@ Status PartitionReader::init_single_row() {
         }
     }
     if (statuses[0].ok()) TESSEL_RETURN_IF_ERROR(read_header(view(values[0])));
-    if (slice_.include_static && statuses[1].ok()) {
-        Row row;
-        if (materialize({}, view(values[1]), header_.partition_deletion, &row)) {
-            static_row_ = std::move(row);
+    values[0].Reset();
+    if (slice_.include_static) {
+        if (statuses[1].ok()) {
+            Row row;
+            if (materialize({}, view(values[1]), header_.partition_deletion, &row)) {
+                static_row_ = std::move(row);
+            }
+            if (!status_.is_ok()) return status_;
         }
-        if (!status_.is_ok()) return status_;
+        values[1].Reset();
     }
-    if (statuses[n - 1].ok() && interval_.contains(clustering)) {
+    if (clustering && statuses[n - 1].ok() && interval_.contains(*clustering)) {
         point_row_ = &values[n - 1];
     }
     return Status::ok();
 }
 
 Status PartitionReader::init() {
-    if (slice_.single_row) return init_single_row();
+    if (slice_.single_row) return read_points(&slice_.start.prefix, nullptr);
     lower_bound_ = header_key(partition_key_);
     upper_bound_ = partition_key_ + kEndMarker;
     lower_slice_ = lower_bound_;
@@ -101,8 +108,27 @@ Status PartitionReader::init() {
     ro.fill_cache = slice_.fill_cache;
     ro.iterate_lower_bound = &lower_slice_;
     ro.iterate_upper_bound = &upper_slice_;
-    it_.reset(table_->db->NewIterator(ro, table_->cf));
 
+    if (slice_.reversed || !interval_.lo.empty()) {
+        // The rows start elsewhere than right after the header and static
+        // row: read those two by key, and seek once, to the rows. Both reads
+        // see one snapshot (the iterator keeps its view once created).
+        const rocksdb::Snapshot* snapshot = table_->db->GetSnapshot();
+        ro.snapshot = snapshot;
+        it_.reset(table_->db->NewIterator(ro, table_->cf));
+        Status st = read_points(nullptr, snapshot);
+        table_->db->ReleaseSnapshot(snapshot);
+        TESSEL_RETURN_IF_ERROR(st);
+        if (interval_.empty) {
+            done_ = true;
+        } else {
+            position_rows();
+        }
+        return Status::ok();
+    }
+    // A slice from the partition's first row: one seek, to the header, and
+    // the rows follow the header and the static row.
+    it_.reset(table_->db->NewIterator(ro, table_->cf));
     const std::string skey = static_key(partition_key_);
     it_->Seek(lower_bound_);
     if (it_->Valid() && view(it_->key()) == lower_bound_) {
@@ -122,18 +148,13 @@ Status PartitionReader::init() {
     if (!it_->status().ok()) {
         return Status::server("Failed to read partition: " + it_->status().ToString());
     }
-    if (interval_.empty) {
-        done_ = true;
-    } else {
-        position_rows();
-    }
+    if (interval_.empty) done_ = true;
     return Status::ok();
 }
 
 void PartitionReader::position_rows() {
     if (!slice_.reversed) {
-        // Already on the first row when the slice starts at the partition's start.
-        if (!interval_.lo.empty()) it_->Seek(row_key(partition_key_, interval_.lo));
+        it_->Seek(row_key(partition_key_, interval_.lo));
         return;
     }
     if (interval_.hi) {

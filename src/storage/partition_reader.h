@@ -91,7 +91,7 @@ class PartitionReader {
     PartitionReader(std::shared_ptr<const TableHandle> table, std::string partition_key,
                     const SliceSpec& slice, int64_t now_seconds);
     Status init();
-    Status init_single_row();
+    Status read_points(const std::string* clustering, const rocksdb::Snapshot* snapshot);
     Status read_header(std::string_view value);
     void position_rows();
     bool read_next(Row* out);
@@ -114,8 +114,9 @@ class PartitionReader {
     uint64_t rows_scanned_ = 0;
     uint64_t tombstones_scanned_ = 0;
     bool done_ = false;
-    // single_row: the looked-up records (the row's is the last one read);
-    // point_row_ says whether the row exists and is still to be returned.
+    // Records read by key (read_points): the header's and the static row's
+    // are released once decoded; a single_row slice's row stays pinned, and
+    // point_row_ says whether it exists and is still to be returned.
     rocksdb::PinnableSlice point_values_[3];
     const rocksdb::PinnableSlice* point_row_ = nullptr;
     // Bounds must outlive the iterator (declared first, destroyed last).
