@@ -85,6 +85,17 @@ class MergedStream final : public PartitionStream {
 
     bool next(storage::Row* out) override {
         while (status_.is_ok()) {
+            if (streams_.size() == 1) {
+                // One physical partition in this group (a bucket of an
+                // unsharded table): its rows pass straight through, into the
+                // caller's reused row.
+                if (streams_[0]->next(out)) return true;
+                status_ = streams_[0]->status();
+                if (!status_.is_ok() || group_ + 1 >= groups_.size()) return false;
+                ++group_;
+                status_ = open_group();
+                continue;
+            }
             int best = -1;
             for (size_t i = 0; i < heads_.size(); ++i) {
                 if (!heads_[i]) continue;
@@ -139,11 +150,13 @@ class MergedStream final : public PartitionStream {
         streams_.clear();
         heads_.clear();
         if (group_ >= groups_.size()) return Status::ok();
+        const bool merged = groups_[group_].size() > 1;
         for (const auto& key : groups_[group_]) {
             TESSEL_ASSIGN_OR_RETURN(auto s, src_->read(key, slice_));
             streams_.push_back(std::move(s));
             heads_.emplace_back();
-            advance(streams_.size() - 1);
+            // A group of one is read through directly (next()), not merged.
+            if (merged) advance(streams_.size() - 1);
         }
         return status_;
     }
