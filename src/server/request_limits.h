@@ -1,10 +1,15 @@
 // Admission of requests on a connection: how many requests one connection,
 // and how many request bytes the whole server, may hold unanswered.
 //
-// A request counts from the moment its frame is taken from the parser until
-// its response has been written to the socket, so a client that pipelines
-// faster than it reads, or many clients at once, cannot make the server hold
-// unbounded work. A request over a limit is not executed: it is answered at
+// A request counts from the moment its frame is taken from the parser: its
+// bytes against the server until its response has been written to the
+// socket, and the request itself against its connection until the response
+// is handed to the socket. (The client may read the response, and reuse its
+// stream id, before the server's write completes: a client that keeps within
+// the 32768 streams of the protocol must never be refused.) A client that
+// pipelines faster than it reads, or many clients at once, cannot make the
+// server hold unbounded work: a connection stops reading while its output
+// waits (connection.h). A request over a limit is not executed: it is answered at
 // once with Overloaded (0x1001), as Cassandra answers when its in-flight
 // request bytes are exhausted, and the connection stays usable.
 #pragma once
@@ -47,7 +52,9 @@ class InFlightRequests {
     // The connection closed: nothing is outstanding any more.
     void release_all();
 
-    size_t count() const { return admitted_.n + queued_.n + writing_.n; }
+    // Requests counted against the connection's limit: not yet handed to
+    // the socket.
+    size_t count() const { return admitted_.n + queued_.n; }
     const RequestLimits& limits() const { return *limits_; }
 
   private:
