@@ -10,7 +10,7 @@
 
 namespace tessel::server {
 namespace {
-// Threads checking passwords: each check is ~0.1 s of one core (PBKDF2), so
+// Threads checking passwords: each check is ~20 ms of one core (PBKDF2), so
 // two keep logins flowing without taking every core from the loops.
 constexpr size_t kLoginThreads = 2;
 }  // namespace
