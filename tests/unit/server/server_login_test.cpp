@@ -4,6 +4,7 @@
 // its own connection's frames.
 #include <gtest/gtest.h>
 
+#include <poll.h>
 #include <asio.hpp>
 
 #include <chrono>
@@ -135,6 +136,9 @@ TEST_F(ServerLoginTest, FramesSentBehindALoginAreAnsweredAfterItInOrder) {
     std::string received;
     std::array<char, 4096> chunk;
     while (frames.size() < 4) {
+        // A reply that never comes fails the test instead of hanging it.
+        pollfd readable{socket.native_handle(), POLLIN, 0};
+        ASSERT_EQ(::poll(&readable, 1, 10000), 1) << "no reply within 10 s";
         asio::error_code ec;
         size_t n = socket.read_some(asio::buffer(chunk), ec);
         ASSERT_FALSE(ec) << ec.message();
