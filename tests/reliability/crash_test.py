@@ -32,7 +32,7 @@ import zlib
 from collections import deque
 
 sys.path.insert(0, os.path.dirname(__file__))
-from tesseld_proc import Node, closing_line, connect  # noqa: E402
+from tesseld_proc import Node, closing_line, connect, create_keyspace  # noqa: E402
 
 PARTITIONS = 16
 IN_FLIGHT = 32
@@ -210,8 +210,7 @@ def main():
             node.start()
             cluster, session = connect(node)
             if cycle == 0:
-                session.execute("CREATE KEYSPACE crash WITH replication = "
-                                "{'class': 'SimpleStrategy', 'replication_factor': 1}")
+                create_keyspace(session, "crash")
             table = f"crash.t{cycle}"
             session.execute(f"CREATE TABLE {table} (p int, c int, v text, h bigint, "
                             "PRIMARY KEY (p, c))")

@@ -31,7 +31,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", "drivers", "protocol"))
 import raw_protocol_test as raw  # noqa: E402
-from tesseld_proc import Node, connect, run_tests  # noqa: E402
+from tesseld_proc import Node, connect, create_keyspace, run_tests  # noqa: E402
 
 OVERLOADED, WRITE_TIMEOUT, READ_TIMEOUT = 0x1001, 0x1100, 0x1200
 SYNTAX, INVALID, PROTOCOL = 0x2000, 0x2200, 0x000A
@@ -167,8 +167,7 @@ def test_max_connections(build, work):
 def load_wide_partition(node, rows=20000):
     from cassandra.concurrent import execute_concurrent_with_args
     cluster, session = connect(node)
-    session.execute(f"CREATE KEYSPACE {KS} WITH replication = "
-                    "{'class': 'SimpleStrategy', 'replication_factor': 1}")
+    create_keyspace(session, KS)
     session.execute(f"CREATE TABLE {KS}.wide (p int, c int, v text, PRIMARY KEY (p, c))")
     session.execute(f"CREATE TABLE {KS}.kv (k int PRIMARY KEY, v text)")
     insert = session.prepare(f"INSERT INTO {KS}.wide (p, c, v) VALUES (0, ?, 'some text')")
@@ -229,8 +228,7 @@ def test_key_and_value_sizes(build, work):
 
     def run(node):
         cluster, session = connect(node)
-        session.execute(f"CREATE KEYSPACE {KS} WITH replication = "
-                        "{'class': 'SimpleStrategy', 'replication_factor': 1}")
+        create_keyspace(session, KS)
         session.execute(f"CREATE TABLE {KS}.t (p text, c text, v blob, PRIMARY KEY (p, c))")
         ins = session.prepare(f"INSERT INTO {KS}.t (p, c, v) VALUES (?, ?, ?)")
         session.execute(ins, ("p" * 65535, "c" * 65535, b"v"))  # at the limit: fine
@@ -263,8 +261,7 @@ def test_nesting_depth(build, work):
 
     def run(node):
         cluster, session = connect(node)
-        session.execute(f"CREATE KEYSPACE {KS} WITH replication = "
-                        "{'class': 'SimpleStrategy', 'replication_factor': 1}")
+        create_keyspace(session, KS)
         session.execute(f"CREATE TABLE {KS}.t (k int PRIMARY KEY, l list<frozen<list<int>>>)")
         cases = {
             "parentheses": "SELECT * FROM system.local WHERE key = " + "(" * 100000 + "'local'" + ")" * 100000,
@@ -287,8 +284,7 @@ def test_nesting_depth(build, work):
 def test_pages_cut_by_bytes(build, work):
     def run(node):
         cluster, session = connect(node)
-        session.execute(f"CREATE KEYSPACE {KS} WITH replication = "
-                        "{'class': 'SimpleStrategy', 'replication_factor': 1}")
+        create_keyspace(session, KS)
         session.execute(f"CREATE TABLE {KS}.big (p int, c int, v blob, PRIMARY KEY (p, c))")
         ins = session.prepare(f"INSERT INTO {KS}.big (p, c, v) VALUES (0, ?, ?)")
         for i in range(24):

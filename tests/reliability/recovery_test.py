@@ -21,7 +21,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(__file__))
-from tesseld_proc import Node, Skip, connect, run_tests  # noqa: E402
+from tesseld_proc import Node, Skip, connect, create_keyspace, run_tests  # noqa: E402
 
 KS = "recovery"
 
@@ -38,8 +38,7 @@ def value(i, size=2000):
 
 
 def create_schema(session):
-    session.execute(f"CREATE KEYSPACE {KS} WITH replication = "
-                    "{'class': 'SimpleStrategy', 'replication_factor': 1}")
+    create_keyspace(session, KS)
     session.execute(f"CREATE TABLE {KS}.t (k int PRIMARY KEY, v text)")
 
 

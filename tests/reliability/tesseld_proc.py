@@ -138,6 +138,12 @@ def connect(node, keyspace=None, timeout=30):
     return cluster, session
 
 
+def create_keyspace(session, name):
+    """Keyspace `name` with SimpleStrategy, replication factor 1."""
+    session.execute(f"CREATE KEYSPACE {name} WITH replication = "
+                    "{'class': 'SimpleStrategy', 'replication_factor': 1}")
+
+
 def closing_line(passed, failed):
     print(f"{passed} passed, {failed} failed")
     return 0 if failed == 0 and passed > 0 else 1

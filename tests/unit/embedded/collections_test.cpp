@@ -9,9 +9,7 @@ using Rows = std::vector<std::string>;
 class WritesTest : public ::testing::Test {
   protected:
     void SetUp() override {
-        t.ok(
-            "CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', "
-            "'replication_factor': 1}");
+        t.create_keyspace("ks");
         t.ok("USE ks");
     }
     TestDb t;

@@ -11,9 +11,7 @@ using Rows = std::vector<std::string>;
 class DmlTest : public ::testing::Test {
   protected:
     void SetUp() override {
-        t.ok(
-            "CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', "
-            "'replication_factor': 1}");
+        t.create_keyspace("ks");
         t.ok("USE ks");
         t.ok("CREATE TABLE t (k int, c int, s int STATIC, v text, w int, PRIMARY KEY (k, c))");
     }

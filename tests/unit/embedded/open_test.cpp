@@ -9,9 +9,7 @@ TEST(OpenTest, RefusesUnreadableCatalog) {
     std::string dir;
     {
         TestDb t;
-        t.ok(
-            "CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', "
-            "'replication_factor': 1}");
+        t.create_keyspace("ks");
         t.ok("CREATE TABLE ks.t (k int PRIMARY KEY)");
         dir = t.dir().string();
         t.close();

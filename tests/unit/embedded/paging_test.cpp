@@ -8,9 +8,7 @@ namespace {
 class PagingTest : public ::testing::Test {
   protected:
     void SetUp() override {
-        t.ok(
-            "CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', "
-            "'replication_factor': 1}");
+        t.create_keyspace("ks");
         t.ok("USE ks");
         t.ok("CREATE TABLE t (k int, c int, v int, PRIMARY KEY (k, c))");
         t.ok("CREATE TABLE other (k int, c int, v int, PRIMARY KEY (k, c))");

@@ -23,9 +23,7 @@ DatabaseOptions lowered() {
 }
 
 void setup(TestDb& t) {
-    t.ok(
-        "CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', "
-        "'replication_factor': 1}");
+    t.create_keyspace("ks");
     t.ok("CREATE TABLE ks.t (k int, c int, v text, PRIMARY KEY (k, c))");
 }
 

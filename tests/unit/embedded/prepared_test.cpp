@@ -9,9 +9,7 @@ using Rows = std::vector<std::string>;
 class PreparedTest : public ::testing::Test {
   protected:
     void SetUp() override {
-        t.ok(
-            "CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', "
-            "'replication_factor': 1}");
+        t.create_keyspace("ks");
         t.ok("USE ks");
         t.ok("CREATE TABLE t (a int, b text, c int, v list<int>, PRIMARY KEY ((a, b), c))");
     }

@@ -13,9 +13,7 @@ const std::string kFiltering =
 class RulesTest : public ::testing::Test {
   protected:
     void SetUp() override {
-        t.ok(
-            "CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', "
-            "'replication_factor': 1}");
+        t.create_keyspace("ks");
         t.ok("USE ks");
         t.ok(
             "CREATE TABLE t (a int, b int, c1 int, c2 int, c3 int, v int, m map<text, int>, "

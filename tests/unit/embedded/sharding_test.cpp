@@ -12,9 +12,7 @@ namespace {
 class ShardingTest : public ::testing::Test {
   protected:
     void SetUp() override {
-        t.ok(
-            "CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', "
-            "'replication_factor': 1}");
+        t.create_keyspace("ks");
         t.ok("USE ks");
         t.ok(
             "CREATE TABLE ev (day text, seq int, v int, PRIMARY KEY (day, seq)) "

@@ -33,9 +33,7 @@ class TabletsTest : public ::testing::Test {
   protected:
     TabletsTest() : t(4u << 20, lowered()) {}
     void SetUp() override {
-        t.ok(
-            "CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', "
-            "'replication_factor': 1}");
+        t.create_keyspace("ks");
         t.ok("USE ks");
     }
 

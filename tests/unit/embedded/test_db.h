@@ -64,6 +64,11 @@ class TestDb {
         EXPECT_TRUE(r.is_ok()) << cql << " -> " << (r.is_ok() ? "" : r.status().to_string());
         return r.is_ok() ? std::move(r).value() : ResultSet{};
     }
+    // Creates keyspace `name` (SimpleStrategy, replication factor 1).
+    void create_keyspace(const std::string& name) {
+        ok("CREATE KEYSPACE " + name +
+           " WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}");
+    }
     // Runs a statement that must fail; returns its status.
     Status err(const std::string& cql, QueryOptions o = {}) {
         auto r = session_->execute(cql, o);

@@ -10,9 +10,7 @@ namespace {
 class TimeBucketTest : public ::testing::Test {
   protected:
     void SetUp() override {
-        t.ok(
-            "CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', "
-            "'replication_factor': 1}");
+        t.create_keyspace("ks");
         t.ok("USE ks");
         for (const char* order : {"ASC", "DESC"}) {
             const std::string name = std::string("m_") + order;

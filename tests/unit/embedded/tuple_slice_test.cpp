@@ -38,9 +38,7 @@ std::string columns_text(size_t width) {
 
 TEST(TupleSliceTest, MatchesBruteForceForEveryClusteringOrder) {
     TestDb t;
-    t.ok(
-        "CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', "
-        "'replication_factor': 1}");
+    t.create_keyspace("ks");
     t.ok("USE ks");
     std::mt19937 rng(20261125);
     for (int order = 0; order < 8; ++order) {
