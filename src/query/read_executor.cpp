@@ -261,12 +261,13 @@ class Reader {
         return src_.read(key, spec);
     }
 
-    // Reads one partition; kStop ends the whole read.
+    // Read_timeout once the request's deadline has passed.
     Status check_deadline() const {
         if (std::chrono::steady_clock::now() < req_.deadline) return Status::ok();
         return Status(ErrorCode::kReadTimeout, "Operation timed out - received only 0 responses.");
     }
 
+    // Reads one partition; kStop ends the whole read.
     Result<Flow> read_partition(const std::string& key, const std::vector<std::string>& comps,
                                 PartitionCursor* cursor) {
         TESSEL_RETURN_IF_ERROR(check_deadline());
