@@ -44,12 +44,6 @@ std::string unquote(std::string_view s) {
     return std::string(s);
 }
 
-Status bad_value(int line, std::string_view key, std::string_view value, std::string_view want) {
-    return Status::config("config line " + std::to_string(line) + ": invalid value '" +
-                          std::string(value) + "' for " + std::string(key) + " (expected " +
-                          std::string(want) + ")");
-}
-
 Result<long long> parse_int(int line, std::string_view key, const std::string& value, long long lo,
                             long long hi) {
     long long v = 0;
@@ -163,6 +157,12 @@ Status apply_tls_option(int line, std::string_view text, ClientTlsOptions* tls) 
 }
 
 }  // namespace
+
+Status bad_value(int line, std::string_view key, std::string_view value, std::string_view want) {
+    return Status::config("config line " + std::to_string(line) + ": invalid value '" +
+                          std::string(value) + "' for " + std::string(key) + " (expected " +
+                          std::string(want) + ")");
+}
 
 Status apply_config_text(std::string_view text, ServerConfig* config,
                          std::vector<std::string>* ignored_keys) {

@@ -63,6 +63,10 @@ struct ServerConfig {
     int metrics_port = -1;
 };
 
+// Config_error "config line N: invalid value 'V' for KEY (expected WANT)",
+// the one message of every config file reader.
+Status bad_value(int line, std::string_view key, std::string_view value, std::string_view want);
+
 // Partition health and metrics settings (health_config.cpp): the
 // thresholds of DatabaseOptions::large_partitions and ::tombstones under
 // their field names (sizes in bytes, or with a unit: 100MiB, 512KiB, 1GB),

@@ -8,19 +8,13 @@
 namespace tessel::server {
 namespace {
 
-Status bad(int line, std::string_view key, std::string_view value, std::string_view want) {
-    return Status::config("config line " + std::to_string(line) + ": invalid value '" +
-                          std::string(value) + "' for " + std::string(key) + " (expected " +
-                          std::string(want) + ")");
-}
-
 // "1048576", "100MiB", "100 MB", "512KiB", "1GB": a size in bytes (binary
 // units, as Cassandra's configuration reads them).
 Result<uint64_t> parse_size(int line, std::string_view key, std::string_view value) {
     uint64_t n = 0;
     auto [p, ec] = std::from_chars(value.data(), value.data() + value.size(), n);
     if (ec != std::errc() || p == value.data()) {
-        return bad(line, key, value, "a size in bytes, or with a unit such as 100MiB");
+        return bad_value(line, key, value, "a size in bytes, or with a unit such as 100MiB");
     }
     std::string_view unit(p, static_cast<size_t>(value.data() + value.size() - p));
     while (!unit.empty() && unit.front() == ' ')
@@ -35,9 +29,9 @@ Result<uint64_t> parse_size(int line, std::string_view key, std::string_view val
     } else if (unit == "GB" || unit == "GiB") {
         scale = 1ull << 30;
     } else {
-        return bad(line, key, value, "a size in bytes, or with a unit such as 100MiB");
+        return bad_value(line, key, value, "a size in bytes, or with a unit such as 100MiB");
     }
-    if (n > UINT64_MAX / scale) return bad(line, key, value, "a smaller size");
+    if (n > UINT64_MAX / scale) return bad_value(line, key, value, "a smaller size");
     return n * scale;
 }
 
@@ -45,7 +39,7 @@ Result<uint64_t> parse_count(int line, std::string_view key, std::string_view va
     uint64_t n = 0;
     auto [p, ec] = std::from_chars(value.data(), value.data() + value.size(), n);
     if (ec != std::errc() || p != value.data() + value.size()) {
-        return bad(line, key, value, "a non-negative integer");
+        return bad_value(line, key, value, "a non-negative integer");
     }
     return n;
 }
@@ -87,22 +81,22 @@ Status apply_health_setting(int line, const std::string& key, const std::string&
     }
     if (key == "hot_partitions_window_ms") {
         TESSEL_ASSIGN_OR_RETURN(uint64_t ms, parse_count(line, key, value));
-        if (ms < 1 || ms > 86400000) return bad(line, key, value, "1..86400000");
+        if (ms < 1 || ms > 86400000) return bad_value(line, key, value, "1..86400000");
         config->db.hot_partitions_window_ms = static_cast<int64_t>(ms);
     } else if (key == "hot_partitions_capacity") {
         TESSEL_ASSIGN_OR_RETURN(uint64_t n, parse_count(line, key, value));
-        if (n < 8 || n > 65536) return bad(line, key, value, "8..65536");
+        if (n < 8 || n > 65536) return bad_value(line, key, value, "8..65536");
         config->db.hot_partitions_capacity = static_cast<size_t>(n);
     } else if (key == "partition_write_budget") {
         TESSEL_ASSIGN_OR_RETURN(uint64_t budget, parse_count(line, key, value));
-        if (budget < 1) return bad(line, key, value, "writes per second, at least 1");
+        if (budget < 1) return bad_value(line, key, value, "writes per second, at least 1");
         config->db.advisor.partition_write_budget = static_cast<double>(budget);
     } else if (key == "metrics_port") {
         TESSEL_ASSIGN_OR_RETURN(uint64_t port, parse_count(line, key, value));
-        if (port > 65535) return bad(line, key, value, "a port in 0..65535");
+        if (port > 65535) return bad_value(line, key, value, "a port in 0..65535");
         config->metrics_port = static_cast<int>(port);
     } else if (key == "metrics_listen_address") {
-        if (value.empty()) return bad(line, key, value, "an address");
+        if (value.empty()) return bad_value(line, key, value, "an address");
         config->metrics_listen_address = value;
     } else {
         *known = false;

@@ -3,20 +3,18 @@
 #include <charconv>
 #include <cmath>
 
+#include "server/config.h"
+
 namespace tessel::server {
 namespace {
-
-Status bad(int line, const std::string& key, const std::string& value, const char* want) {
-    return Status::config("config line " + std::to_string(line) + ": invalid value '" + value +
-                          "' for " + key + " (expected " + want + ")");
-}
 
 Result<long long> integer(int line, const std::string& key, const std::string& value,
                           long long lo) {
     long long v = 0;
     auto [p, ec] = std::from_chars(value.data(), value.data() + value.size(), v);
     if (ec != std::errc() || p != value.data() + value.size() || v < lo) {
-        return bad(line, key, value, lo > 0 ? "a positive integer" : "a non-negative integer");
+        return bad_value(line, key, value,
+                         lo > 0 ? "a positive integer" : "a non-negative integer");
     }
     return v;
 }
@@ -25,7 +23,7 @@ Result<double> rate(int line, const std::string& key, const std::string& value) 
     double v = 0;
     auto [p, ec] = std::from_chars(value.data(), value.data() + value.size(), v);
     if (ec != std::errc() || p != value.data() + value.size() || !std::isfinite(v) || v < 0) {
-        return bad(line, key, value, "a non-negative number");
+        return bad_value(line, key, value, "a non-negative number");
     }
     return v;
 }
@@ -38,11 +36,11 @@ Status apply_tablet_setting(int line, const std::string& key, const std::string&
     TabletThresholds& th = t->thresholds;
     if (key == "tablet_initial_count") {
         TESSEL_ASSIGN_OR_RETURN(long long n, integer(line, key, value, 1));
-        if (n > 1024) return bad(line, key, value, "an integer in 1..1024");
+        if (n > 1024) return bad_value(line, key, value, "an integer in 1..1024");
         t->initial_tablets = static_cast<int>(n);
     } else if (key == "tablet_shards") {
         TESSEL_ASSIGN_OR_RETURN(long long n, integer(line, key, value, 0));
-        if (n > 1024) return bad(line, key, value, "an integer in 0..1024");
+        if (n > 1024) return bad_value(line, key, value, "an integer in 0..1024");
         t->shards = static_cast<int>(n);
     } else if (key == "tablet_split_size_bytes") {
         TESSEL_ASSIGN_OR_RETURN(long long n, integer(line, key, value, 1));
