@@ -48,6 +48,7 @@ class Reader {
         return u32(&n) && bytes(n, s);
     }
     bool done() const { return in_.empty(); }
+    size_t remaining() const { return in_.size(); }
 
   private:
     template <typename T>

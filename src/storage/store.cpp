@@ -432,6 +432,29 @@ Result<std::unique_ptr<PartitionScanner>> Store::scan_partitions(const std::stri
     return PartitionScanner::open(std::move(table), range, now_seconds);
 }
 
+Result<PartitionMutation> Store::read_raw(const std::string& table_id,
+                                          const std::string& partition_key,
+                                          const ClusteringBound& start, const ClusteringBound& end,
+                                          bool include_static) {
+    auto table = find_table(table_id);
+    if (!table) return unknown_table(table_id);
+    return read_raw_partition(table, partition_key, start, end, include_static);
+}
+
+Result<RawScan> Store::scan_raw(const std::string& table_id, const KeyRange& range,
+                                size_t max_bytes) {
+    auto table = find_table(table_id);
+    if (!table) return unknown_table(table_id);
+    return storage::scan_raw(table, range, max_bytes);
+}
+
+Result<RangeDigests> Store::digest_ranges(const std::string& table_id, const KeyRange& range,
+                                          const std::vector<std::string>& boundaries) {
+    auto table = find_table(table_id);
+    if (!table) return unknown_table(table_id);
+    return storage::digest_ranges(table, range, boundaries);
+}
+
 // ---- Statistics ----
 
 Result<PartitionStats> Store::get_partition_stats(const std::string& table_id,

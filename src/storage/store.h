@@ -40,6 +40,7 @@
 #include "storage/partition_reader.h"
 #include "storage/partition_scanner.h"
 #include "storage/partition_stats.h"
+#include "storage/raw_reader.h"
 #include "storage/storage_options.h"
 
 namespace tessel::storage {
@@ -102,6 +103,16 @@ class Store {
     Result<std::unique_ptr<PartitionScanner>> scan_partitions(const std::string& table_id,
                                                               const KeyRange& range,
                                                               int64_t now_seconds);
+
+    // Raw data, tombstones included, as mutations (see raw_reader.h): what
+    // repair sends to replicas that miss it.
+    Result<PartitionMutation> read_raw(const std::string& table_id,
+                                       const std::string& partition_key,
+                                       const ClusteringBound& start, const ClusteringBound& end,
+                                       bool include_static);
+    Result<RawScan> scan_raw(const std::string& table_id, const KeyRange& range, size_t max_bytes);
+    Result<RangeDigests> digest_ranges(const std::string& table_id, const KeyRange& range,
+                                       const std::vector<std::string>& boundaries);
 
     // ---- Partition statistics (see partition_stats.h). ----
     Result<PartitionStats> get_partition_stats(const std::string& table_id,
