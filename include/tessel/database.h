@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "common/status.h"
+#include "common/task.h"
 #include "diagnostics/advisor.h"
 #include "diagnostics/large_partitions.h"
 #include "diagnostics/tombstone_thresholds.h"
@@ -211,18 +212,37 @@ class Session {
   public:
     virtual ~Session() = default;
 
+    // The asynchronous forms (what the server uses). The task finishes inside
+    // the call unless a replica on another node is involved; until it
+    // finishes, the arguments and the session must stay valid. A task that
+    // suspended continues on the executor current where it suspended
+    // (common/task.h), so a session is still used by one thread at a time.
+    virtual Task<Result<ResultSet>> execute_async(std::string_view cql,
+                                                  const QueryOptions& options) = 0;
+    virtual Task<Result<ResultSet>> execute_prepared_async(std::string_view id,
+                                                           const QueryOptions& options) = 0;
+    virtual Task<Result<ResultSet>> execute_batch_async(BatchType type,
+                                                        const std::vector<BatchEntry>& entries,
+                                                        const QueryOptions& options) = 0;
+
+    // The synchronous forms block the calling thread until the statement is
+    // done: for embedded use, never on an event loop thread.
     // Runs one CQL statement (text with literals and/or bind markers).
-    virtual Result<ResultSet> execute(std::string_view cql, const QueryOptions& options) = 0;
+    Result<ResultSet> execute(std::string_view cql, const QueryOptions& options) {
+        return sync_wait([&] { return execute_async(cql, options); });
+    }
+    // Unknown id -> ErrorCode::kUnprepared with Status::detail1 = the id.
+    Result<ResultSet> execute_prepared(std::string_view id, const QueryOptions& options) {
+        return sync_wait([&] { return execute_prepared_async(id, options); });
+    }
+    // BATCH: options.values are ignored (each entry carries its own).
+    Result<ResultSet> execute_batch(BatchType type, const std::vector<BatchEntry>& entries,
+                                    const QueryOptions& options) {
+        return sync_wait([&] { return execute_batch_async(type, entries, options); });
+    }
 
     // Prepares a statement; the id is deterministic (see PreparedStatement).
     virtual Result<PreparedStatement> prepare(std::string_view cql) = 0;
-    // Unknown id -> ErrorCode::kUnprepared with Status::detail1 = the id.
-    virtual Result<ResultSet> execute_prepared(std::string_view id,
-                                               const QueryOptions& options) = 0;
-
-    // BATCH: options.values are ignored (each entry carries its own).
-    virtual Result<ResultSet> execute_batch(BatchType type, const std::vector<BatchEntry>& entries,
-                                            const QueryOptions& options) = 0;
 
     virtual const std::string& keyspace() const = 0;
 

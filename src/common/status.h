@@ -113,6 +113,20 @@ class [[nodiscard]] Result {
         return std::move(TESSEL_CONCAT(_res_, __LINE__)).status(); \
     lhs = std::move(TESSEL_CONCAT(_res_, __LINE__)).value()
 
+// The same inside a coroutine (Task<Status> / Task<Result<T>>), where a
+// plain return is not allowed.
+// (By value: g++ 12 mishandles a reference bound to a co_await temporary.)
+#define TESSEL_CO_RETURN_IF_ERROR(expr)                               \
+    do {                                                              \
+        auto _st = (expr);                                            \
+        if (!_st.is_ok()) co_return ::tessel::detail::status_of(_st); \
+    } while (0)
+#define TESSEL_CO_ASSIGN_OR_RETURN(lhs, expr)                         \
+    auto TESSEL_CONCAT(_res_, __LINE__) = (expr);                     \
+    if (!TESSEL_CONCAT(_res_, __LINE__).is_ok())                      \
+        co_return std::move(TESSEL_CONCAT(_res_, __LINE__)).status(); \
+    lhs = std::move(TESSEL_CONCAT(_res_, __LINE__)).value()
+
 namespace tessel::detail {
 inline Status status_of(const Status& s) {
     return s;

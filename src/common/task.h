@@ -19,6 +19,9 @@
 //   loop threads install their loop as the current executor, so a request
 //   that started on a loop always continues on that loop.
 // - Exceptions thrown inside a Task are rethrown where it is awaited.
+// - g++ 12 destroys a brace-initialized aggregate temporary twice when it is
+//   created inside a co_await expression (`co_await f(KeyRange{})` frees the
+//   same string twice): pass named objects to co_awaited calls instead.
 #pragma once
 
 #include <atomic>

@@ -5,6 +5,7 @@
 #include <mutex>
 
 #include "auth/auth_service.h"
+#include "cluster/replica.h"
 #include "diagnostics/admin_calls.h"
 #include "diagnostics/health_tables.h"
 #include "embedded/catalog_glue.h"
@@ -13,7 +14,6 @@
 #include "embedded/partition_health.h"
 #include "embedded/tablet_service.h"
 #include "query/coordinator.h"
-#include "query/replica.h"
 #include "query/schema_executor.h"
 #include "query/schema_view.h"
 #include "schema/describe.h"
@@ -119,7 +119,7 @@ class DatabaseImpl final : public Database {
             auto secret, embedded::load_or_create_random_file(o.data_dir + "/node_secret", 32));
         TESSEL_ASSIGN_OR_RETURN(host_id_,
                                 embedded::load_or_create_random_file(o.data_dir + "/host_id", 16));
-        replica_ = query::make_local_replica(store_.get());
+        replica_ = cluster::make_local_replica(store_.get());
         TESSEL_ASSIGN_OR_RETURN(
             tablets_, embedded::TabletService::start(o.tablets, replica_.get(), catalog_.get(),
                                                      store_.get()));
@@ -219,7 +219,7 @@ class DatabaseImpl final : public Database {
     std::unique_ptr<storage::Store> store_;
     std::shared_ptr<CatalogStore> catalog_store_;
     std::shared_ptr<Catalog> catalog_;
-    std::unique_ptr<query::Replica> replica_;
+    std::unique_ptr<cluster::Replica> replica_;
     std::unique_ptr<embedded::TabletService> tablets_;  // routes every request to a tablet
     std::shared_ptr<embedded::PartitionHealth> health_;
     std::unique_ptr<query::Coordinator> coordinator_;
@@ -235,23 +235,28 @@ class SessionImpl final : public Session {
     SessionImpl(DatabaseImpl* db, std::unique_ptr<auth::SessionAccess> access)
         : db_(db), access_(std::move(access)) {}
 
-    Result<ResultSet> execute(std::string_view cql, const QueryOptions& options) override {
+    Task<Result<ResultSet>> execute_async(std::string_view cql,
+                                          const QueryOptions& options) override {
         if (auto call = diagnostics::parse_admin_call(cql)) {
-            if (!call->is_ok()) return call->status();
+            if (!call->is_ok()) co_return call->status();
             const bool flush = (*call)->op == diagnostics::AdminCall::Op::kFlush;
-            TESSEL_RETURN_IF_ERROR(require_superuser(flush ? "flush" : "compact"));
-            return db_->run_admin_call(**call);
+            TESSEL_CO_RETURN_IF_ERROR(require_superuser(flush ? "flush" : "compact"));
+            co_return db_->run_admin_call(**call);
         }
-        return after(db_->coordinator().execute(cql, options, &keyspace_, access_.get()));
+        co_return after(
+            co_await db_->coordinator().execute(cql, options, &keyspace_, access_.get()));
     }
     Result<PreparedStatement> prepare(std::string_view cql) override {
         return db_->coordinator().prepare(cql, keyspace_);
     }
-    Result<ResultSet> execute_prepared(std::string_view id, const QueryOptions& options) override {
-        return after(db_->coordinator().execute_prepared(id, options, &keyspace_, access_.get()));
+    Task<Result<ResultSet>> execute_prepared_async(std::string_view id,
+                                                   const QueryOptions& options) override {
+        co_return after(
+            co_await db_->coordinator().execute_prepared(id, options, &keyspace_, access_.get()));
     }
-    Result<ResultSet> execute_batch(BatchType type, const std::vector<BatchEntry>& entries,
-                                    const QueryOptions& options) override {
+    Task<Result<ResultSet>> execute_batch_async(BatchType type,
+                                                const std::vector<BatchEntry>& entries,
+                                                const QueryOptions& options) override {
         return db_->coordinator().execute_batch(type, entries, options, &keyspace_, access_.get());
     }
     const std::string& keyspace() const override { return keyspace_; }

@@ -8,7 +8,7 @@
 namespace tessel::embedded {
 
 Result<std::unique_ptr<TabletService>> TabletService::start(const TabletOptions& o,
-                                                            query::Replica* local,
+                                                            cluster::Replica* local,
                                                             const Catalog* catalog,
                                                             storage::Store* store) {
     auto s = std::unique_ptr<TabletService>(new TabletService());

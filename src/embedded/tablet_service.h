@@ -26,7 +26,7 @@ class TabletService {
     // `local`, `catalog` and `store` must outlive the service. Loads the
     // stored maps (Server_error when one cannot be read) and starts the timer.
     static Result<std::unique_ptr<TabletService>> start(const TabletOptions& options,
-                                                        query::Replica* local,
+                                                        cluster::Replica* local,
                                                         const Catalog* catalog,
                                                         storage::Store* store);
     // Stops the timer (waiting for a running round).

@@ -49,6 +49,20 @@ std::chrono::steady_clock::time_point deadline_of(const QueryOptions& options, i
 
 }  // namespace
 
+RequestOptions Coordinator::request_options(const QueryOptions& options,
+                                            const char* write_type) const {
+    RequestOptions ro;
+    ro.consistency =
+        cluster::consistency_from_code(options.consistency).value_or(cluster::Consistency::kOne);
+    if (write_type) {
+        ro.write_type = write_type;
+        ro.deadline = deadline_of(options, options_.write_timeout_ms);
+    } else {
+        ro.deadline = deadline_of(options, options_.read_timeout_ms);
+    }
+    return ro;
+}
+
 Status Coordinator::check_write_deadline(const QueryOptions& options,
                                          const char* write_type) const {
     if (std::chrono::steady_clock::now() < deadline_of(options, options_.write_timeout_ms)) {
@@ -177,16 +191,18 @@ Result<PreparedStatement> Coordinator::prepare(std::string_view cql, const std::
 
 // --- execution -------------------------------------------------------------
 
-Result<ResultSet> Coordinator::execute(std::string_view cql, const QueryOptions& options,
-                                       std::string* keyspace, AccessControl* access) {
-    TESSEL_ASSIGN_OR_RETURN(auto plan, plan_for(cql, *keyspace));
-    return run(*plan, options, keyspace, access);
+Task<Result<ResultSet>> Coordinator::execute(std::string_view cql, const QueryOptions& options,
+                                             std::string* keyspace, AccessControl* access) {
+    TESSEL_CO_ASSIGN_OR_RETURN(auto plan, plan_for(cql, *keyspace));
+    co_return co_await run(std::move(plan), options, keyspace, access);
 }
 
-Result<ResultSet> Coordinator::execute_prepared(std::string_view id, const QueryOptions& options,
-                                                std::string* keyspace, AccessControl* access) {
-    TESSEL_ASSIGN_OR_RETURN(auto plan, lookup_prepared(id));
-    return run(*plan, options, keyspace, access);
+Task<Result<ResultSet>> Coordinator::execute_prepared(std::string_view id,
+                                                      const QueryOptions& options,
+                                                      std::string* keyspace,
+                                                      AccessControl* access) {
+    TESSEL_CO_ASSIGN_OR_RETURN(auto plan, lookup_prepared(id));
+    co_return co_await run(std::move(plan), options, keyspace, access);
 }
 
 Result<std::vector<BoundValue>> Coordinator::bind(const cql::Plan& plan,
@@ -220,43 +236,50 @@ Result<std::vector<BoundValue>> Coordinator::bind(const cql::Plan& plan,
     return out;
 }
 
-Result<ResultSet> Coordinator::run(const cql::Plan& plan, const QueryOptions& options,
-                                   std::string* keyspace, AccessControl* access) {
-    if (access) TESSEL_RETURN_IF_ERROR(access->authorize(plan));
+Task<Result<ResultSet>> Coordinator::run(PlanPtr plan_ptr, const QueryOptions& options,
+                                         std::string* keyspace, AccessControl* access) {
+    const cql::Plan& plan = *plan_ptr;
+    if (access) TESSEL_CO_RETURN_IF_ERROR(access->authorize(plan));
     if (const auto* a = std::get_if<cql::AuthPlan>(&plan.node)) {
-        if (!access) return Status::invalid("Roles and permissions are not available here");
-        return access->run_auth(*a);
+        if (!access) co_return Status::invalid("Roles and permissions are not available here");
+        co_return access->run_auth(*a);
     }
     // Positional values of the right count are used in place; bind() copies
     // only to reorder named values or to report a count mismatch.
     std::vector<BoundValue> bound;
     const std::vector<BoundValue>* in_place = &options.values;
     if (options.named_values || options.values.size() != plan.bind_specs.size()) {
-        TESSEL_ASSIGN_OR_RETURN(bound, bind(plan, options));
+        TESSEL_CO_ASSIGN_OR_RETURN(bound, bind(plan, options));
         in_place = &bound;
     }
     const std::vector<BoundValue>& values = *in_place;
     if (std::holds_alternative<cql::BatchPlan>(plan.node)) {
-        TESSEL_RETURN_IF_ERROR(check_write_deadline(options, "BATCH"));
+        TESSEL_CO_RETURN_IF_ERROR(check_write_deadline(options, "BATCH"));
     }
-    if (const auto* use = std::get_if<cql::UsePlan>(&plan.node)) return run_use(*use, keyspace);
-    if (const auto* s = std::get_if<cql::SchemaPlan>(&plan.node)) return run_schema(*s, plan);
+    if (const auto* use = std::get_if<cql::UsePlan>(&plan.node)) {
+        co_return run_use(*use, keyspace);
+    }
+    if (const auto* s = std::get_if<cql::SchemaPlan>(&plan.node)) co_return run_schema(*s, plan);
     if (const auto* s = std::get_if<cql::SelectPlan>(&plan.node)) {
-        return run_select(*s, plan, values, options);
+        co_return co_await run_select(*s, plan, values, options);
     }
     if (const auto* m = std::get_if<cql::ModifyPlan>(&plan.node)) {
-        return run_modify(*m, values, options);
+        co_return co_await run_modify(*m, values, options);
     }
     const auto& b = std::get<cql::BatchPlan>(plan.node);
     int64_t ts = options.default_timestamp ? *options.default_timestamp : next_timestamp();
     if (b.timestamp) {
-        TESSEL_ASSIGN_OR_RETURN(auto v, evaluate(*b.timestamp, values));
+        TESSEL_CO_ASSIGN_OR_RETURN(auto v, evaluate(*b.timestamp, values));
         if (v.is_value()) ts = static_cast<int64_t>(cql::decode_bigint(v.bytes));
     }
     std::vector<BatchItem> items;
     for (const auto& m : b.statements)
         items.push_back({&m, &values});
-    return run_batch(items, ts, b.kind == cql::BatchStatement::Kind::kCounter);
+    const bool counter = b.kind == cql::BatchStatement::Kind::kCounter;
+    const char* write_type = counter                                          ? "COUNTER"
+                             : b.kind == cql::BatchStatement::Kind::kUnlogged ? "UNLOGGED_BATCH"
+                                                                              : "BATCH";
+    co_return co_await run_batch(items, ts, counter, request_options(options, write_type));
 }
 
 Result<ResultSet> Coordinator::run_use(const cql::UsePlan& use, std::string* keyspace) {
@@ -298,9 +321,9 @@ Result<ResultSet> Coordinator::run_schema(const cql::SchemaPlan& s, const cql::P
     return rs;
 }
 
-Result<ResultSet> Coordinator::run_select(const cql::SelectPlan& s, const cql::Plan& plan,
-                                          const std::vector<BoundValue>& values,
-                                          const QueryOptions& options) {
+Task<Result<ResultSet>> Coordinator::run_select(const cql::SelectPlan& s, const cql::Plan& plan,
+                                                const std::vector<BoundValue>& values,
+                                                const QueryOptions& options) {
     const cql::TableInfo& t = *s.table;
     // The fingerprint (a SHA-256) is only needed to check or sign a paging
     // state, which most single-page reads never do.
@@ -321,18 +344,18 @@ Result<ResultSet> Coordinator::run_select(const cql::SelectPlan& s, const cql::P
                                                               : options_.read_timeout_ms);
     if (!options.paging_state.empty()) {
         auto st = decode_paging_state(options.paging_state, options_.node_secret);
-        if (!st.is_ok()) return invalid_paging_state();
-        TESSEL_RETURN_IF_ERROR(
+        if (!st.is_ok()) co_return invalid_paging_state();
+        TESSEL_CO_RETURN_IF_ERROR(
             check_resume(*st, t, statement_fingerprint(), columns_digest(plan.result_columns)));
         req.resume = std::move(st).value();
     }
     if (s.reversed && options.page_size > 0) {
         for (const auto& kv : s.where.partition_values) {
             if (kv.is_in) {
-                TESSEL_ASSIGN_OR_RETURN(auto targets,
-                                        partition_targets(s.where, t, layout_of(t), values));
+                TESSEL_CO_ASSIGN_OR_RETURN(auto targets,
+                                           partition_targets(s.where, t, layout_of(t), values));
                 if (targets.size() > 1) {
-                    return Status::invalid(
+                    co_return Status::invalid(
                         "Cannot page queries with both ORDER BY and a IN restriction on the "
                         "partition key; you must either remove the ORDER BY or the IN and sort "
                         "client side, or disable paging for this query");
@@ -343,16 +366,18 @@ Result<ResultSet> Coordinator::run_select(const cql::SelectPlan& s, const cql::P
     std::unique_ptr<TableSource> source;
     if (t.is_virtual) {
         auto it = virtuals_.find({t.keyspace, t.name});
-        if (it == virtuals_.end()) return Status::invalid("unconfigured table " + t.name);
-        TESSEL_ASSIGN_OR_RETURN(source, make_virtual_source(*it->second.table, t, layout_of(t)));
+        if (it == virtuals_.end()) co_return Status::invalid("unconfigured table " + t.name);
+        TESSEL_CO_ASSIGN_OR_RETURN(source, make_virtual_source(*it->second.table, t, layout_of(t)));
     } else {
-        source = make_replica_source(replica_, t.id, req.now_seconds);
+        RequestOptions ro = request_options(options, nullptr);
+        ro.deadline = req.deadline;
+        source = make_replica_source(replica_, t.id, req.now_seconds, ro);
         if (t.has_hidden_key()) source = make_sharded_source(std::move(source), t);
     }
-    TESSEL_ASSIGN_OR_RETURN(auto page, execute_read(*source, req));
+    TESSEL_CO_ASSIGN_OR_RETURN(auto page, co_await execute_read(*source, req));
     ResultSet rs;
     if (observer_ && !t.is_virtual) {
-        TESSEL_RETURN_IF_ERROR(
+        TESSEL_CO_RETURN_IF_ERROR(
             observer_->after_read(t, page.tombstones, page.rows.size(), plan.text, &rs.warnings));
     }
     rs.kind = ResultSet::Kind::kRows;
@@ -364,16 +389,21 @@ Result<ResultSet> Coordinator::run_select(const cql::SelectPlan& s, const cql::P
         page.next->columns = columns_digest(plan.result_columns);
         rs.paging_state = encode_paging_state(*page.next, options_.node_secret);
     }
-    return rs;
+    co_return rs;
 }
 
-Result<ResultSet> Coordinator::run_modify(const cql::ModifyPlan& m,
-                                          const std::vector<BoundValue>& values,
-                                          const QueryOptions& options) {
-    TESSEL_RETURN_IF_ERROR(
+Task<Result<ResultSet>> Coordinator::run_modify(const cql::ModifyPlan& m,
+                                                const std::vector<BoundValue>& values,
+                                                const QueryOptions& options) {
+    const char* write_type = m.is_conditional()    ? "CAS"
+                             : m.table->is_counter ? "COUNTER"
+                                                   : "SIMPLE";
+    TESSEL_CO_RETURN_IF_ERROR(
         check_write_deadline(options, m.table->is_counter ? "COUNTER" : "SIMPLE"));
     const int64_t ts = options.default_timestamp ? *options.default_timestamp : next_timestamp();
-    return run_batch({BatchItem{&m, &values}}, ts, m.table->is_counter, /*is_batch=*/false);
+    const std::vector<BatchItem> items{BatchItem{&m, &values}};
+    co_return co_await run_batch(items, ts, m.table->is_counter,
+                                 request_options(options, write_type), /*is_batch=*/false);
 }
 
 std::mutex& Coordinator::partition_lock(const std::string& table_id, const std::string& key) {

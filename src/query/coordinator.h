@@ -20,8 +20,9 @@
 #include "query/access.h"
 #include "query/observer.h"
 #include "query/plan_cache.h"
-#include "query/replica.h"
+#include "query/table_source.h"
 #include "query/virtual_table.h"
+#include "query/write_builder.h"
 #include "tessel/database.h"
 
 namespace tessel {
@@ -29,6 +30,9 @@ class Catalog;
 }
 
 namespace tessel::query {
+
+class WriteReads;
+struct CasTarget;
 
 struct CoordinatorOptions {
     size_t max_page_bytes = 4u << 20;
@@ -59,15 +63,18 @@ class Coordinator {
 
     // `keyspace` is the session's current keyspace; USE changes it. `access`
     // (the session's, may be null: no checks, no role statements) authorizes
-    // every plan before it runs.
-    Result<ResultSet> execute(std::string_view cql, const QueryOptions& options,
-                              std::string* keyspace, AccessControl* access = nullptr);
+    // every plan before it runs. Every argument must stay valid until the
+    // returned task finishes (it finishes inside the call unless a remote
+    // replica is involved).
+    Task<Result<ResultSet>> execute(std::string_view cql, const QueryOptions& options,
+                                    std::string* keyspace, AccessControl* access = nullptr);
     Result<PreparedStatement> prepare(std::string_view cql, const std::string& keyspace);
-    Result<ResultSet> execute_prepared(std::string_view id, const QueryOptions& options,
-                                       std::string* keyspace, AccessControl* access = nullptr);
-    Result<ResultSet> execute_batch(BatchType type, const std::vector<BatchEntry>& entries,
-                                    const QueryOptions& options, std::string* keyspace,
-                                    AccessControl* access = nullptr);
+    Task<Result<ResultSet>> execute_prepared(std::string_view id, const QueryOptions& options,
+                                             std::string* keyspace,
+                                             AccessControl* access = nullptr);
+    Task<Result<ResultSet>> execute_batch(BatchType type, const std::vector<BatchEntry>& entries,
+                                          const QueryOptions& options, std::string* keyspace,
+                                          AccessControl* access = nullptr);
 
     // MD5 of keyspace + query text (Cassandra's prepared statement id).
     static std::string statement_id(const std::string& keyspace, std::string_view cql);
@@ -84,31 +91,57 @@ class Coordinator {
     Result<PlanPtr> build_plan(std::string_view cql, const std::string& keyspace, PlanCache& cache);
     std::string schema_version() const;
 
-    Result<ResultSet> run(const cql::Plan& plan, const QueryOptions& options, std::string* keyspace,
-                          AccessControl* access);
+    Task<Result<ResultSet>> run(PlanPtr plan, const QueryOptions& options, std::string* keyspace,
+                                AccessControl* access);
     Result<std::vector<BoundValue>> bind(const cql::Plan& plan, const QueryOptions& options);
     Result<ResultSet> run_use(const cql::UsePlan& use, std::string* keyspace);
     Result<ResultSet> run_schema(const cql::SchemaPlan& s, const cql::Plan& plan);
-    Result<ResultSet> run_select(const cql::SelectPlan& s, const cql::Plan& plan,
-                                 const std::vector<BoundValue>& values,
-                                 const QueryOptions& options);
+    Task<Result<ResultSet>> run_select(const cql::SelectPlan& s, const cql::Plan& plan,
+                                       const std::vector<BoundValue>& values,
+                                       const QueryOptions& options);
     // Write_timeout (of `write_type`) when the request's write deadline passed.
     Status check_write_deadline(const QueryOptions& options, const char* write_type) const;
-    Result<ResultSet> run_modify(const cql::ModifyPlan& m, const std::vector<BoundValue>& values,
-                                 const QueryOptions& options);
+    // What the replicas are asked for: the request's consistency, and its
+    // deadline for a write (`write_type`) or a read (write_type null).
+    RequestOptions request_options(const QueryOptions& options, const char* write_type) const;
+    Task<Result<ResultSet>> run_modify(const cql::ModifyPlan& m,
+                                       const std::vector<BoundValue>& values,
+                                       const QueryOptions& options);
 
     // Batch members, each with its values (lwt.cpp).
     struct BatchItem {
         const cql::ModifyPlan* plan;
         const std::vector<BoundValue>* values;
     };
+    using TableMutation = std::pair<const cql::TableInfo*, storage::PartitionMutation>;
+    // A statement's mutations as built (logical partitions, what partition
+    // health observes) and as routed to physical partitions (what is applied).
+    struct Writes {
+        std::vector<TableMutation> logical;
+        std::vector<TableMutation> physical;
+    };
+    // A conditional statement's outcome against the rows it read: the result
+    // to return and, when applied, the mutations to write.
+    struct CasDecision {
+        bool applied = false;
+        ResultSet result;
+        std::vector<TableMutation> mutations;
+    };
     // is_batch: a BATCH statement (its LWT failure rows show the primary key).
-    Result<ResultSet> run_batch(const std::vector<BatchItem>& items, int64_t timestamp,
-                                bool counter_batch, bool is_batch = true);
-    Result<ResultSet> run_conditional(const std::vector<BatchItem>& items, int64_t timestamp,
-                                      bool is_batch);
-    Status observe_writes(
-        const std::vector<std::pair<const cql::TableInfo*, storage::PartitionMutation>>& all);
+    Task<Result<ResultSet>> run_batch(const std::vector<BatchItem>& items, int64_t timestamp,
+                                      bool counter_batch, const RequestOptions& ro,
+                                      bool is_batch = true);
+    // Builds the mutations of `items` against the rows read so far (see
+    // write_reads.h: fails with reads.has_missing() when a read is missing).
+    Result<Writes> build_writes(const std::vector<BatchItem>& items, int64_t timestamp, int64_t now,
+                                WriteReads& reads);
+    Task<Status> apply_all(const std::vector<TableMutation>& mutations, const RequestOptions& ro);
+    Task<Result<ResultSet>> run_conditional(const std::vector<BatchItem>& items, int64_t timestamp,
+                                            bool is_batch, const RequestOptions& ro);
+    Result<CasDecision> decide_conditional(const std::vector<BatchItem>& items,
+                                           const std::vector<CasTarget>& targets, int64_t timestamp,
+                                           int64_t now, const RowFetcher& fetch, bool is_batch);
+    Status observe_writes(const std::vector<TableMutation>& all);
     std::mutex& partition_lock(const std::string& table_id, const std::string& key);
 
     Catalog* catalog_;

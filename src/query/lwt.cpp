@@ -11,6 +11,7 @@
 #include "query/table_source.h"
 #include "query/term_eval.h"
 #include "query/write_builder.h"
+#include "query/write_reads.h"
 #include "types/bytes_util.h"
 #include "types/value.h"
 
@@ -19,25 +20,7 @@ namespace {
 
 using cql::Operator;
 
-RowFetcher make_fetcher(Replica* replica, const cql::TablePtr& table, int64_t now) {
-    return [replica, table, now](const std::string& pk, const std::string& ck,
-                                 bool static_row) -> Result<std::optional<storage::Row>> {
-        SliceSpec spec;
-        spec.include_static = static_row;
-        spec.start = {ck, true};
-        spec.end = {ck, true};
-        // A sharded or bucketed row is read through the merged view of its
-        // physical partitions.
-        auto source = make_replica_source(replica, table->id, now);
-        if (table->has_hidden_key()) source = make_sharded_source(std::move(source), *table);
-        TESSEL_ASSIGN_OR_RETURN(auto stream, source->read(pk, spec));
-        if (static_row) return stream->static_row();
-        storage::Row row;
-        if (stream->next(&row) && row.clustering == ck) return std::optional<storage::Row>(row);
-        TESSEL_RETURN_IF_ERROR(stream->status());
-        return std::optional<storage::Row>();
-    };
-}
+}  // namespace
 
 // The single row a conditional statement targets.
 struct CasTarget {
@@ -46,6 +29,8 @@ struct CasTarget {
     std::vector<std::string> clustering_values;
     bool static_only = false;
 };
+
+namespace {
 
 Result<CasTarget> cas_target(const cql::ModifyPlan& p, const std::vector<BoundValue>& values) {
     const cql::TableInfo& t = *p.table;
@@ -168,8 +153,7 @@ std::optional<std::string> bool_value(bool b) {
 
 }  // namespace
 
-Status Coordinator::observe_writes(
-    const std::vector<std::pair<const cql::TableInfo*, storage::PartitionMutation>>& all) {
+Status Coordinator::observe_writes(const std::vector<TableMutation>& all) {
     if (!observer_) return Status::ok();
     for (const auto& [table, m] : all) {
         TESSEL_ASSIGN_OR_RETURN(auto comps,
@@ -179,8 +163,9 @@ Status Coordinator::observe_writes(
     return Status::ok();
 }
 
-Result<ResultSet> Coordinator::run_batch(const std::vector<BatchItem>& items, int64_t timestamp,
-                                         bool counter_batch, bool is_batch) {
+Task<Result<ResultSet>> Coordinator::run_batch(const std::vector<BatchItem>& items,
+                                               int64_t timestamp, bool counter_batch,
+                                               const RequestOptions& ro, bool is_batch) {
     bool conditional = false;
     bool has_counter = false, has_regular = false;
     for (const auto& it : items) {
@@ -188,10 +173,11 @@ Result<ResultSet> Coordinator::run_batch(const std::vector<BatchItem>& items, in
         (it.plan->table->is_counter ? has_counter : has_regular) = true;
     }
     if (counter_batch && has_regular) {
-        return Status::invalid("Cannot include non-counter statement in a counter batch");
+        co_return Status::invalid("Cannot include non-counter statement in a counter batch");
     }
     if (has_counter && has_regular) {
-        return Status::invalid("Counter and non-counter mutations cannot exist in the same batch");
+        co_return Status::invalid(
+            "Counter and non-counter mutations cannot exist in the same batch");
     }
     // INSERT JSON becomes an ordinary insert of the document's values first.
     std::vector<cql::ModifyPlan> expanded;
@@ -202,68 +188,130 @@ Result<ResultSet> Coordinator::run_batch(const std::vector<BatchItem>& items, in
             resolved.push_back(it);
             continue;
         }
-        TESSEL_ASSIGN_OR_RETURN(auto e, expand_insert_json(*it.plan, *it.values));
+        TESSEL_CO_ASSIGN_OR_RETURN(auto e, expand_insert_json(*it.plan, *it.values));
         expanded.push_back(std::move(e));
         resolved.push_back({&expanded.back(), it.values});
     }
-    if (conditional) return run_conditional(resolved, timestamp, is_batch);
+    if (conditional) co_return co_await run_conditional(resolved, timestamp, is_batch, ro);
     const int64_t now = replica_->now_seconds();
-    std::vector<std::pair<const cql::TableInfo*, storage::PartitionMutation>> all;
-    for (const auto& it : resolved) {
-        const cql::ModifyPlan* plan = it.plan;
-        TESSEL_ASSIGN_OR_RETURN(auto params, write_params(*plan, *it.values, timestamp, now));
-        auto fetch = make_fetcher(replica_, plan->table, now);
-        TESSEL_ASSIGN_OR_RETURN(auto ms, build_mutations(*plan, *it.values, params, fetch));
-        for (auto& m : ms)
-            all.emplace_back(plan->table.get(), std::move(m));
+    WriteReads reads(replica_, now, ro);
+    Writes writes;
+    while (true) {
+        auto built = build_writes(resolved, timestamp, now, reads);
+        if (built.is_ok()) {
+            writes = std::move(built).value();
+            break;
+        }
+        if (!reads.has_missing()) co_return built.status();
+        TESSEL_CO_RETURN_IF_ERROR(co_await reads.fetch_missing());
     }
     // Everything is validated before the first mutation is applied.
-    TESSEL_RETURN_IF_ERROR(observe_writes(all));
+    TESSEL_CO_RETURN_IF_ERROR(observe_writes(writes.logical));
+    TESSEL_CO_RETURN_IF_ERROR(co_await apply_all(writes.physical, ro));
+    co_return ResultSet{};
+}
+
+Result<Coordinator::Writes> Coordinator::build_writes(const std::vector<BatchItem>& items,
+                                                      int64_t timestamp, int64_t now,
+                                                      WriteReads& reads) {
+    Writes w;
+    for (const auto& it : items) {
+        const cql::ModifyPlan* plan = it.plan;
+        TESSEL_ASSIGN_OR_RETURN(auto params, write_params(*plan, *it.values, timestamp, now));
+        TESSEL_ASSIGN_OR_RETURN(
+            auto ms, build_mutations(*plan, *it.values, params, reads.rows(plan->table.get())));
+        for (auto& m : ms)
+            w.logical.emplace_back(plan->table.get(), std::move(m));
+    }
     // Tables with hidden key components (write_sharding, time_bucket) are
     // written per physical partition; every statement is routed (and so
     // validated) before the first mutation is applied.
-    std::vector<std::pair<const cql::TableInfo*, storage::PartitionMutation>> physical;
-    for (auto& [table, m] : all) {
+    for (size_t i = 0; i < w.logical.size(); ++i) {
+        const cql::TableInfo* table = w.logical[i].first;
         if (!table->has_hidden_key()) {
-            physical.emplace_back(table, std::move(m));
+            w.physical.push_back(w.logical[i]);
             continue;
         }
-        auto source = make_replica_source(replica_, table->id, now);
-        std::vector<storage::PartitionMutation> logical;
-        logical.push_back(std::move(m));
-        TESSEL_ASSIGN_OR_RETURN(auto routed, route_mutations(*table, std::move(logical), *source));
+        TESSEL_ASSIGN_OR_RETURN(
+            auto routed, route_mutations(*table, {w.logical[i].second}, reads.buckets(table)));
         for (auto& pm : routed)
-            physical.emplace_back(table, std::move(pm));
+            w.physical.emplace_back(table, std::move(pm));
     }
-    for (const auto& [table, m] : physical)
-        TESSEL_RETURN_IF_ERROR(replica_->apply(table->id, m));
-    return ResultSet{};
+    return w;
 }
 
-Result<ResultSet> Coordinator::run_conditional(const std::vector<BatchItem>& items,
-                                               int64_t timestamp, bool is_batch) {
+Task<Status> Coordinator::apply_all(const std::vector<TableMutation>& mutations,
+                                    const RequestOptions& ro) {
+    if (mutations.size() == 1) {
+        co_return co_await replica_->apply(mutations[0].first->id, mutations[0].second, ro);
+    }
+    // Every partition's write is sent at once; on a cluster their replicas
+    // work in parallel.
+    std::vector<Task<Status>> applies;
+    applies.reserve(mutations.size());
+    for (const auto& [table, m] : mutations)
+        applies.push_back(replica_->apply(table->id, m, ro));
+    Status first;
+    for (auto& a : applies) {
+        Status st = co_await std::move(a);
+        if (!st.is_ok() && first.is_ok()) first = std::move(st);
+    }
+    co_return first;
+}
+
+Task<Result<ResultSet>> Coordinator::run_conditional(const std::vector<BatchItem>& items,
+                                                     int64_t timestamp, bool is_batch,
+                                                     const RequestOptions& ro) {
     const int64_t now = replica_->now_seconds();
     const cql::TableInfo& t = *items[0].plan->table;
     if (t.has_hidden_key()) {
-        return Status::invalid("Conditional updates are not supported on table " + t.keyspace +
-                               "." + t.name +
-                               ": its write_sharding or time_bucket option spreads a partition "
-                               "over several physical partitions");
+        co_return Status::invalid("Conditional updates are not supported on table " + t.keyspace +
+                                  "." + t.name +
+                                  ": its write_sharding or time_bucket option spreads a partition "
+                                  "over several physical partitions");
     }
     std::vector<CasTarget> targets;
     for (const auto& it : items) {
         if (it.plan->table->id != t.id) {
-            return Status::invalid("Batch with conditions cannot span multiple tables");
+            co_return Status::invalid("Batch with conditions cannot span multiple tables");
         }
-        TESSEL_ASSIGN_OR_RETURN(auto c, cas_target(*it.plan, *it.values));
+        TESSEL_CO_ASSIGN_OR_RETURN(auto c, cas_target(*it.plan, *it.values));
         if (!targets.empty() && c.partition.key != targets[0].partition.key) {
-            return Status::invalid("Batch with conditions cannot span multiple partitions");
+            co_return Status::invalid("Batch with conditions cannot span multiple partitions");
         }
         targets.push_back(std::move(c));
     }
+    // Conditional writes of one partition are serialised here: read, decide,
+    // write. The local replica never suspends, so the lock is never held
+    // across a suspension.
+    std::lock_guard<std::mutex> lock(partition_lock(t.id, targets[0].partition.key));
+    WriteReads reads(replica_, now, ro);
+    CasDecision decision;
+    while (true) {
+        auto d = decide_conditional(items, targets, timestamp, now, reads.rows(&t), is_batch);
+        if (d.is_ok()) {
+            decision = std::move(d).value();
+            break;
+        }
+        if (!reads.has_missing()) co_return d.status();
+        Task<Status> fetched = reads.fetch_missing();
+        if (!fetched.ready()) std::abort();  // a suspension while holding the lock
+        TESSEL_CO_RETURN_IF_ERROR(fetched.take());
+    }
+    if (decision.applied) {
+        TESSEL_CO_RETURN_IF_ERROR(observe_writes(decision.mutations));
+        Task<Status> applied = apply_all(decision.mutations, ro);
+        if (!applied.ready()) std::abort();
+        TESSEL_CO_RETURN_IF_ERROR(applied.take());
+    }
+    co_return std::move(decision.result);
+}
+
+Result<Coordinator::CasDecision> Coordinator::decide_conditional(
+    const std::vector<BatchItem>& items, const std::vector<CasTarget>& targets, int64_t timestamp,
+    int64_t now, const RowFetcher& fetch, bool is_batch) {
+    const cql::TableInfo& t = *items[0].plan->table;
     const std::string& key = targets[0].partition.key;
-    std::lock_guard<std::mutex> lock(partition_lock(t.id, key));
-    auto fetch = make_fetcher(replica_, items[0].plan->table, now);
     TESSEL_ASSIGN_OR_RETURN(auto static_row, fetch(key, "", true));
     // Every condition is evaluated; a failure shows the current values of
     // the rows they read, as Cassandra does: the condition columns (all
@@ -363,27 +411,28 @@ Result<ResultSet> Coordinator::run_conditional(const std::vector<BatchItem>& ite
         }
         if (existing.empty()) failure.rows.push_back({bool_value(false)});
     }
-    if (!applied) return failure;
-    std::vector<std::pair<const cql::TableInfo*, storage::PartitionMutation>> all;
+    CasDecision decision;
+    decision.applied = applied;
+    if (!applied) {
+        decision.result = std::move(failure);
+        return decision;
+    }
     for (const auto& it : items) {
         TESSEL_ASSIGN_OR_RETURN(auto params, write_params(*it.plan, *it.values, timestamp, now));
         TESSEL_ASSIGN_OR_RETURN(auto ms, build_mutations(*it.plan, *it.values, params, fetch));
         for (auto& m : ms)
-            all.emplace_back(&t, std::move(m));
+            decision.mutations.emplace_back(&t, std::move(m));
     }
-    TESSEL_RETURN_IF_ERROR(observe_writes(all));
-    for (const auto& [table, m] : all)
-        TESSEL_RETURN_IF_ERROR(replica_->apply(table->id, m));
-    ResultSet rs;
-    rs.kind = ResultSet::Kind::kRows;
-    rs.columns.push_back(applied_spec(t));
-    rs.rows.push_back({bool_value(true)});
-    return rs;
+    decision.result.kind = ResultSet::Kind::kRows;
+    decision.result.columns.push_back(applied_spec(t));
+    decision.result.rows.push_back({bool_value(true)});
+    return decision;
 }
 
-Result<ResultSet> Coordinator::execute_batch(BatchType type, const std::vector<BatchEntry>& entries,
-                                             const QueryOptions& options, std::string* keyspace,
-                                             AccessControl* access) {
+Task<Result<ResultSet>> Coordinator::execute_batch(BatchType type,
+                                                   const std::vector<BatchEntry>& entries,
+                                                   const QueryOptions& options,
+                                                   std::string* keyspace, AccessControl* access) {
     std::vector<std::shared_ptr<const cql::Plan>> plans;
     std::vector<std::vector<BoundValue>> values;
     plans.reserve(entries.size());
@@ -391,20 +440,20 @@ Result<ResultSet> Coordinator::execute_batch(BatchType type, const std::vector<B
     for (const auto& e : entries) {
         std::shared_ptr<const cql::Plan> plan;
         if (!e.prepared_id.empty()) {
-            TESSEL_ASSIGN_OR_RETURN(plan, lookup_prepared(e.prepared_id));
+            TESSEL_CO_ASSIGN_OR_RETURN(plan, lookup_prepared(e.prepared_id));
         } else {
-            TESSEL_ASSIGN_OR_RETURN(plan, plan_for(e.query, *keyspace));
+            TESSEL_CO_ASSIGN_OR_RETURN(plan, plan_for(e.query, *keyspace));
         }
         if (!std::holds_alternative<cql::ModifyPlan>(plan->node)) {
-            return Status::invalid(
+            co_return Status::invalid(
                 "Invalid statement in batch: only UPDATE, INSERT and DELETE "
                 "statements are allowed.");
         }
-        if (access) TESSEL_RETURN_IF_ERROR(access->authorize(*plan));
+        if (access) TESSEL_CO_RETURN_IF_ERROR(access->authorize(*plan));
         QueryOptions o;
         o.values = e.values;
         o.named_values = options.named_values;
-        TESSEL_ASSIGN_OR_RETURN(auto v, bind(*plan, o));
+        TESSEL_CO_ASSIGN_OR_RETURN(auto v, bind(*plan, o));
         plans.push_back(std::move(plan));
         values.push_back(std::move(v));
     }
@@ -416,14 +465,15 @@ Result<ResultSet> Coordinator::execute_batch(BatchType type, const std::vector<B
         items.push_back({m, &values[i]});
     }
     if (type == BatchType::kLogged && has_counter) {
-        return Status::invalid("Cannot include a counter statement in a logged batch");
+        co_return Status::invalid("Cannot include a counter statement in a logged batch");
     }
-    TESSEL_RETURN_IF_ERROR(check_write_deadline(
-        options, type == BatchType::kCounter
-                     ? "COUNTER"
-                     : (type == BatchType::kLogged ? "BATCH" : "UNLOGGED_BATCH")));
+    const char* write_type = type == BatchType::kCounter
+                                 ? "COUNTER"
+                                 : (type == BatchType::kLogged ? "BATCH" : "UNLOGGED_BATCH");
+    TESSEL_CO_RETURN_IF_ERROR(check_write_deadline(options, write_type));
     const int64_t ts = options.default_timestamp ? *options.default_timestamp : next_timestamp();
-    return run_batch(items, ts, type == BatchType::kCounter);
+    co_return co_await run_batch(items, ts, type == BatchType::kCounter,
+                                 request_options(options, write_type));
 }
 
 }  // namespace tessel::query

@@ -31,23 +31,23 @@ class Reader {
           layout_(layout_of(table_)),
           selection_(plan_, *req.values, req.now_seconds) {}
 
-    Result<ReadPage> run() {
-        TESSEL_RETURN_IF_ERROR(prepare());
+    Task<Result<ReadPage>> run() {
+        TESSEL_CO_RETURN_IF_ERROR(prepare());
         if (!empty_) {
             if (plan_.where.partition_restricted()) {
-                TESSEL_RETURN_IF_ERROR(read_keys());
+                TESSEL_CO_RETURN_IF_ERROR(co_await read_keys());
             } else {
-                TESSEL_RETURN_IF_ERROR(read_range());
+                TESSEL_CO_RETURN_IF_ERROR(co_await read_range());
             }
         }
         if (plan_.aggregate) {
             if (selection_.has_rows() || (plan_.group_by_columns == 0 && page_.rows.empty())) {
-                TESSEL_ASSIGN_OR_RETURN(auto row, selection_.flush());
+                TESSEL_CO_ASSIGN_OR_RETURN(auto row, selection_.flush());
                 if (remaining_ != 0) page_.rows.push_back(std::move(row));
             }
         }
         if (has_more_) page_.next = std::move(last_);
-        return std::move(page_);
+        co_return std::move(page_);
     }
 
   private:
@@ -114,9 +114,9 @@ class Reader {
         return Status::ok();
     }
 
-    Status read_keys() {
-        TESSEL_ASSIGN_OR_RETURN(auto targets,
-                                partition_targets(plan_.where, table_, layout_, *req_.values));
+    Task<Status> read_keys() {
+        TESSEL_CO_ASSIGN_OR_RETURN(auto targets,
+                                   partition_targets(plan_.where, table_, layout_, *req_.values));
         // ORDER BY over several partitions sorts their rows together (only
         // unpaged: the coordinator refuses to page such queries).
         merge_ = plan_.order_by && !plan_.aggregate && targets.size() > 1;
@@ -127,21 +127,21 @@ class Reader {
             while (first < targets.size() && targets[first].key != req_.resume->partition_key) {
                 ++first;
             }
-            if (first == targets.size()) return Status::invalid("Invalid paging state");
+            if (first == targets.size()) co_return Status::invalid("Invalid paging state");
             if (req_.resume->partition_done) ++first;
         }
         // token() restrictions next to the partition key filter its partitions.
         const bool token_filter = plan_.where.token_start || plan_.where.token_end;
-        if (token_filter) TESSEL_RETURN_IF_ERROR(token_bounds());
+        if (token_filter) TESSEL_CO_RETURN_IF_ERROR(token_bounds());
         for (size_t i = first; i < targets.size(); ++i) {
             const PartitionTarget& t = targets[i];
             if (token_filter && !in_token_range(partition_token(t.components))) continue;
             Flow f = Flow::kContinue;
-            TESSEL_ASSIGN_OR_RETURN(f, read_partition(t.key, t.components, nullptr));
+            TESSEL_CO_ASSIGN_OR_RETURN(f, co_await read_partition(t.key, t.components, nullptr));
             if (f == Flow::kStop) break;
         }
         if (merge_) finish_merge();
-        return Status::ok();
+        co_return Status::ok();
     }
 
     void finish_merge() {
@@ -219,27 +219,32 @@ class Reader {
         return range;
     }
 
-    Status read_range() {
-        TESSEL_ASSIGN_OR_RETURN(auto range, key_range());
+    Task<Status> read_range() {
+        TESSEL_CO_ASSIGN_OR_RETURN(auto range, key_range());
         if (!range.start_key.empty() && !range.end_key.empty() &&
             storage::to_interval({range.start_key, range.start_inclusive},
                                  {range.end_key, range.end_inclusive})
                 .empty) {
-            return Status::ok();
+            co_return Status::ok();
         }
-        TESSEL_ASSIGN_OR_RETURN(auto cursor, src_.scan(range));
-        while (cursor->next()) {
+        TESSEL_CO_ASSIGN_OR_RETURN(auto cursor, co_await src_.scan(range));
+        while (true) {
+            if (!cursor->next()) {
+                if (!cursor->needs_fetch()) break;
+                TESSEL_CO_RETURN_IF_ERROR(co_await cursor->fetch());
+                continue;
+            }
             const std::string& key = cursor->partition_key();
-            TESSEL_ASSIGN_OR_RETURN(auto comps, decode_partition_key(layout_, key));
+            TESSEL_CO_ASSIGN_OR_RETURN(auto comps, decode_partition_key(layout_, key));
             if ((!table_.hashed || table_.has_hidden_key()) &&
                 !in_token_range(partition_token(comps))) {
                 continue;
             }
             Flow f = Flow::kContinue;
-            TESSEL_ASSIGN_OR_RETURN(f, read_partition(key, comps, cursor.get()));
-            if (f == Flow::kStop) return Status::ok();
+            TESSEL_CO_ASSIGN_OR_RETURN(f, co_await read_partition(key, comps, cursor.get()));
+            if (f == Flow::kStop) co_return Status::ok();
         }
-        return cursor->status();
+        co_return cursor->status();
     }
 
     // Ordered tables keep partitions in key order, so token() restrictions
@@ -255,8 +260,9 @@ class Reader {
         return true;
     }
 
-    Result<std::unique_ptr<PartitionStream>> open(PartitionCursor* cursor, const std::string& key,
-                                                  const SliceSpec& spec) {
+    Task<Result<std::unique_ptr<PartitionStream>>> open(PartitionCursor* cursor,
+                                                        const std::string& key,
+                                                        const SliceSpec& spec) {
         if (cursor) return cursor->read(spec);
         return src_.read(key, spec);
     }
@@ -268,9 +274,9 @@ class Reader {
     }
 
     // Reads one partition; kStop ends the whole read.
-    Result<Flow> read_partition(const std::string& key, const std::vector<std::string>& comps,
-                                PartitionCursor* cursor) {
-        TESSEL_RETURN_IF_ERROR(check_deadline());
+    Task<Result<Flow>> read_partition(const std::string& key, const std::vector<std::string>& comps,
+                                      PartitionCursor* cursor) {
+        TESSEL_CO_RETURN_IF_ERROR(check_deadline());
         const bool resuming =
             req_.resume && !req_.resume->partition_done && key == req_.resume->partition_key;
         partition_count_ = 0;
@@ -278,7 +284,7 @@ class Reader {
         if (resuming && per_partition_limit_ > 0) {
             partition_count_ = per_partition_limit_ - req_.resume->remaining_in_partition;
         }
-        if (plan_.distinct) return read_distinct(key, comps, cursor);
+        if (plan_.distinct) co_return co_await read_distinct(key, comps, cursor);
         std::optional<storage::Row> static_row;
         bool first = true;
         bool any_row = false;
@@ -300,25 +306,30 @@ class Reader {
             spec.include_static = first && table_.has_static;
             spec.single_row = single_rows_ && !resuming;
             spec.fill_cache = !req_.resume;
-            TESSEL_ASSIGN_OR_RETURN(auto stream, open(cursor, key, spec));
+            TESSEL_CO_ASSIGN_OR_RETURN(auto stream, co_await open(cursor, key, spec));
             if (first) static_row = stream->static_row();
             first = false;
             storage::Row row;
-            while (stream->next(&row)) {
+            while (true) {
+                if (!stream->next(&row)) {
+                    if (!stream->needs_fetch()) break;
+                    TESSEL_CO_RETURN_IF_ERROR(co_await stream->fetch());
+                    continue;
+                }
                 any_row = true;
-                if ((++rows_scanned_ & 63) == 0) TESSEL_RETURN_IF_ERROR(check_deadline());
-                TESSEL_ASSIGN_OR_RETURN(auto ck, decode_clustering(layout_, row.clustering));
+                if ((++rows_scanned_ & 63) == 0) TESSEL_CO_RETURN_IF_ERROR(check_deadline());
+                TESSEL_CO_ASSIGN_OR_RETURN(auto ck, decode_clustering(layout_, row.clustering));
                 RowView v{&comps, &ck, &row, static_row ? &*static_row : nullptr, key};
-                TESSEL_ASSIGN_OR_RETURN(bool pass, matches(v));
+                TESSEL_CO_ASSIGN_OR_RETURN(bool pass, matches(v));
                 if (!pass) continue;
                 Flow f = Flow::kContinue;
-                TESSEL_ASSIGN_OR_RETURN(f, emit(v, key, row.clustering, false));
+                TESSEL_CO_ASSIGN_OR_RETURN(f, emit(v, key, row.clustering, false));
                 if (f != Flow::kContinue) {
                     page_.tombstones += stream->tombstones_scanned();
-                    return f == Flow::kStop ? Flow::kStop : Flow::kContinue;
+                    co_return f == Flow::kStop ? Flow::kStop : Flow::kContinue;
                 }
             }
-            TESSEL_RETURN_IF_ERROR(stream->status());
+            TESSEL_CO_RETURN_IF_ERROR(stream->status());
             page_.tombstones += stream->tombstones_scanned();
         }
         // A partition with static data and no rows shows as one row with null
@@ -326,33 +337,33 @@ class Reader {
         if (!any_row && !resuming && static_row && !has_clustering_restrictions_) {
             std::vector<std::string> no_ck;
             RowView v{&comps, &no_ck, nullptr, &*static_row, key};
-            TESSEL_ASSIGN_OR_RETURN(bool pass, matches(v));
+            TESSEL_CO_ASSIGN_OR_RETURN(bool pass, matches(v));
             if (pass) {
                 Flow f = Flow::kContinue;
-                TESSEL_ASSIGN_OR_RETURN(f, emit(v, key, "", true));
-                if (f == Flow::kStop) return Flow::kStop;
+                TESSEL_CO_ASSIGN_OR_RETURN(f, emit(v, key, "", true));
+                if (f == Flow::kStop) co_return Flow::kStop;
             }
         }
-        return Flow::kContinue;
+        co_return Flow::kContinue;
     }
 
-    Result<Flow> read_distinct(const std::string& key, const std::vector<std::string>& comps,
-                               PartitionCursor* cursor) {
+    Task<Result<Flow>> read_distinct(const std::string& key, const std::vector<std::string>& comps,
+                                     PartitionCursor* cursor) {
         SliceSpec spec;
         spec.include_static = true;
-        TESSEL_ASSIGN_OR_RETURN(auto stream, open(cursor, key, spec));
+        TESSEL_CO_ASSIGN_OR_RETURN(auto stream, co_await open(cursor, key, spec));
         std::optional<storage::Row> static_row = stream->static_row();
         storage::Row row;
-        const bool has_row = stream->next(&row);
-        TESSEL_RETURN_IF_ERROR(stream->status());
-        if (!static_row && !has_row) return Flow::kContinue;
+        const bool has_row = co_await next_row(*stream, &row);
+        TESSEL_CO_RETURN_IF_ERROR(stream->status());
+        if (!static_row && !has_row) co_return Flow::kContinue;
         std::vector<std::string> no_ck;
         RowView v{&comps, &no_ck, nullptr, static_row ? &*static_row : nullptr, key};
-        TESSEL_ASSIGN_OR_RETURN(bool pass, matches(v));
-        if (!pass) return Flow::kContinue;
+        TESSEL_CO_ASSIGN_OR_RETURN(bool pass, matches(v));
+        if (!pass) co_return Flow::kContinue;
         Flow f = Flow::kContinue;
-        TESSEL_ASSIGN_OR_RETURN(f, emit(v, key, "", true));
-        return f == Flow::kStop ? Flow::kStop : Flow::kContinue;
+        TESSEL_CO_ASSIGN_OR_RETURN(f, emit(v, key, "", true));
+        co_return f == Flow::kStop ? Flow::kStop : Flow::kContinue;
     }
 
     Result<bool> matches(const RowView& v) {
@@ -518,7 +529,7 @@ class Reader {
 
 }  // namespace
 
-Result<ReadPage> execute_read(TableSource& source, const ReadRequest& request) {
+Task<Result<ReadPage>> execute_read(TableSource& source, const ReadRequest& request) {
     // Without clustering columns a partition is one row: once returned, its
     // partition is done, so the next page starts after it (not at it again).
     if (request.resume && !request.resume->partition_done &&
@@ -526,10 +537,10 @@ Result<ReadPage> execute_read(TableSource& source, const ReadRequest& request) {
         ReadRequest resumed = request;
         resumed.resume->partition_done = true;
         Reader r(source, resumed);
-        return r.run();
+        co_return co_await r.run();
     }
     Reader r(source, request);
-    return r.run();
+    co_return co_await r.run();
 }
 
 std::string columns_digest(const std::vector<ColumnSpec>& columns) {

@@ -38,7 +38,7 @@ struct ReadPage {
     uint64_t tombstones = 0;  // tombstones met while reading this page
 };
 
-Result<ReadPage> execute_read(TableSource& source, const ReadRequest& request);
+Task<Result<ReadPage>> execute_read(TableSource& source, const ReadRequest& request);
 
 // A short digest of result columns (names and types), for PagingState::columns.
 std::string columns_digest(const std::vector<ColumnSpec>& columns);

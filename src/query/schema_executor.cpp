@@ -4,6 +4,9 @@
 #include "schema/describe.h"
 
 namespace tessel::query {
+
+using cluster::Replica;
+
 namespace {
 
 TypeSpec to_spec(const cql::TypeName& n) {

@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
+#include "cluster/replica.h"
 #include "common/status.h"
 #include "cql/ast.h"
-#include "query/replica.h"
 
 namespace tessel {
 class Catalog;
@@ -36,13 +36,13 @@ struct SchemaOutcome {
 // `keyspace` is the statement's resolved keyspace (see cql::SchemaPlan).
 Result<SchemaOutcome> execute_schema_statement(const cql::Statement& statement,
                                                const std::string& keyspace, Catalog& catalog,
-                                               Replica& replica, int64_t timestamp_micros);
+                                               cluster::Replica& replica, int64_t timestamp_micros);
 
 // The catalog's current snapshot (so callers need not include schema/catalog.h).
 std::shared_ptr<const Schema> catalog_snapshot(const Catalog& catalog);
 
 // Creates the storage of every catalog table that lacks it (a crash between
 // a catalog write and the family creation) at open.
-Status reconcile_storage(const Catalog& catalog, Replica& replica);
+Status reconcile_storage(const Catalog& catalog, cluster::Replica& replica);
 
 }  // namespace tessel::query

@@ -21,8 +21,8 @@ bool deletes_something(const storage::RowFragment& f) {
 
 class Router {
   public:
-    Router(const cql::TableInfo& t, TableSource& physical)
-        : t_(t), layout_(layout_of(t)), physical_(physical) {
+    Router(const cql::TableInfo& t, const BucketFinder& buckets)
+        : t_(t), layout_(layout_of(t)), buckets_(buckets) {
         shards_ = t.sharded() ? t.shards : 1;
         random_shard_ = t.sharded() && !t.shard_calculated ? random_shard(shards_) : 0;
     }
@@ -146,7 +146,7 @@ class Router {
     Result<std::vector<int64_t>> all_buckets() {
         if (!t_.bucketed()) return std::vector<int64_t>{0};
         if (!wide_buckets_) {
-            TESSEL_ASSIGN_OR_RETURN(auto found, discover_buckets(physical_, layout_, comps_));
+            TESSEL_ASSIGN_OR_RETURN(auto found, buckets_(comps_));
             bool home = false;
             for (int64_t b : found)
                 home = home || b == 0;
@@ -177,7 +177,7 @@ class Router {
 
     const cql::TableInfo& t_;
     KeyLayout layout_;
-    TableSource& physical_;
+    const BucketFinder& buckets_;
     int32_t shards_ = 1;
     int32_t random_shard_ = 0;
     std::vector<std::string> comps_;
@@ -191,9 +191,9 @@ class Router {
 
 Result<std::vector<storage::PartitionMutation>> route_mutations(
     const cql::TableInfo& table, std::vector<storage::PartitionMutation> logical,
-    TableSource& physical) {
+    const BucketFinder& buckets) {
     std::vector<storage::PartitionMutation> out;
-    Router router(table, physical);
+    Router router(table, buckets);
     for (auto& m : logical) {
         TESSEL_RETURN_IF_ERROR(router.route(m));
         for (auto& pm : router.take())

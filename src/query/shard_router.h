@@ -16,19 +16,27 @@
 // - the static row of a bucketed table lives in bucket 0 (its home bucket).
 #pragma once
 
+#include <cstdint>
+#include <functional>
+#include <string>
 #include <vector>
 
+#include "common/status.h"
 #include "cql/plan_table.h"
-#include "query/table_source.h"
 #include "storage/mutation.h"
 
 namespace tessel::query {
 
-// `physical` is the table's unwrapped replica source (used to find buckets).
+// The buckets holding data of a bucketed logical partition (its partition
+// key components), sorted: what a deletion that does not bound the time
+// column must reach. A table scan finds them (see discover_buckets).
+using BucketFinder =
+    std::function<Result<std::vector<int64_t>>(const std::vector<std::string>& components)>;
+
 // Requires table.has_hidden_key(). Invalid when a calculated-suffix write
 // does not give a value to every shard column.
 Result<std::vector<storage::PartitionMutation>> route_mutations(
     const cql::TableInfo& table, std::vector<storage::PartitionMutation> logical,
-    TableSource& physical);
+    const BucketFinder& buckets);
 
 }  // namespace tessel::query

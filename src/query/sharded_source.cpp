@@ -61,8 +61,8 @@ class MergedStream final : public PartitionStream {
 
     // Opens the first group; the static row comes from it unless
     // `static_row` is given (bucketed tables: the home bucket's).
-    Status start(std::optional<storage::Row> static_row, bool static_given) {
-        TESSEL_RETURN_IF_ERROR(open_group());
+    Task<Status> start(std::optional<storage::Row> static_row, bool static_given) {
+        TESSEL_CO_RETURN_IF_ERROR(co_await open_group());
         if (static_given) {
             static_ = std::move(static_row);
         } else if (slice_.include_static) {
@@ -70,7 +70,7 @@ class MergedStream final : public PartitionStream {
                 if (s->static_row()) static_ = merge_opt(static_, *s->static_row());
             }
         }
-        return Status::ok();
+        co_return Status::ok();
     }
 
     const std::string& partition_key() const override { return key_; }
@@ -82,45 +82,72 @@ class MergedStream final : public PartitionStream {
             n += s->tombstones_scanned();
         return n;
     }
+    bool needs_fetch() const override { return next_group_ || !starved_.empty(); }
+
+    // Refills the shards whose rows ran out (all at once), or opens the next
+    // group once this one is done.
+    Task<Status> fetch() override {
+        if (next_group_) {
+            next_group_ = false;
+            ++group_;
+            status_ = co_await open_group();
+            co_return status_;
+        }
+        std::vector<size_t> starved = std::move(starved_);
+        starved_.clear();
+        std::vector<Task<Status>> fetches;
+        for (size_t i : starved)
+            fetches.push_back(streams_[i]->fetch());
+        for (auto& f : fetches) {
+            Status st = co_await std::move(f);
+            if (!st.is_ok() && status_.is_ok()) status_ = st;
+        }
+        if (!status_.is_ok()) co_return status_;
+        if (streams_.size() > 1) {
+            for (size_t i : starved)
+                advance(i);
+        }
+        co_return Status::ok();
+    }
 
     bool next(storage::Row* out) override {
-        while (status_.is_ok()) {
-            if (streams_.size() == 1) {
-                // One physical partition in this group (a bucket of an
-                // unsharded table): its rows pass straight through, into the
-                // caller's reused row.
-                if (streams_[0]->next(out)) return true;
-                status_ = streams_[0]->status();
-                if (!status_.is_ok() || group_ + 1 >= groups_.size()) return false;
-                ++group_;
-                status_ = open_group();
-                continue;
+        if (!status_.is_ok() || needs_fetch()) return false;
+        if (streams_.size() == 1) {
+            // One physical partition in this group (a bucket of an unsharded
+            // table): its rows pass straight through, into the caller's
+            // reused row.
+            if (streams_[0]->next(out)) return true;
+            if (streams_[0]->needs_fetch()) {
+                starved_.push_back(0);
+                return false;
             }
-            int best = -1;
-            for (size_t i = 0; i < heads_.size(); ++i) {
-                if (!heads_[i]) continue;
-                if (best < 0 || before(heads_[i]->clustering, heads_[best]->clustering)) {
-                    best = static_cast<int>(i);
-                }
-            }
-            if (best < 0) {
-                if (group_ + 1 >= groups_.size()) return false;
-                ++group_;
-                status_ = open_group();
-                continue;
-            }
-            storage::Row row = std::move(*heads_[best]);
-            advance(best);
-            for (size_t i = 0; i < heads_.size(); ++i) {
-                if (heads_[i] && heads_[i]->clustering == row.clustering) {
-                    row = reconcile_rows(row, *heads_[i], counters_);
-                    advance(i);
-                }
-            }
-            *out = std::move(row);
-            return true;
+            status_ = streams_[0]->status();
+            if (status_.is_ok() && group_ + 1 < groups_.size()) next_group_ = true;
+            return false;
         }
-        return false;
+        int best = -1;
+        for (size_t i = 0; i < heads_.size(); ++i) {
+            if (!heads_[i]) continue;
+            if (best < 0 || before(heads_[i]->clustering, heads_[best]->clustering)) {
+                best = static_cast<int>(i);
+            }
+        }
+        if (best < 0) {
+            if (group_ + 1 < groups_.size()) next_group_ = true;
+            return false;
+        }
+        storage::Row row = std::move(*heads_[best]);
+        advance(best);
+        for (size_t i = 0; i < heads_.size(); ++i) {
+            if (heads_[i] && heads_[i]->clustering == row.clustering) {
+                row = reconcile_rows(row, *heads_[i], counters_);
+                advance(i);
+            }
+        }
+        *out = std::move(row);
+        // A shard that ran out of fetched rows may still hold rows that sort
+        // before the next head: nothing more is returned until it is refilled.
+        return true;
     }
 
   private:
@@ -138,27 +165,45 @@ class MergedStream final : public PartitionStream {
         storage::Row r;
         if (streams_[i]->next(&r)) {
             heads_[i] = std::move(r);
-        } else {
-            heads_[i].reset();
-            if (!streams_[i]->status().is_ok() && status_.is_ok()) status_ = streams_[i]->status();
+            return;
+        }
+        heads_[i].reset();
+        if (streams_[i]->needs_fetch()) {
+            starved_.push_back(i);
+        } else if (!streams_[i]->status().is_ok() && status_.is_ok()) {
+            status_ = streams_[i]->status();
         }
     }
 
-    Status open_group() {
+    Task<Status> open_group() {
         for (const auto& s : streams_)
             closed_tombstones_ += s->tombstones_scanned();
         streams_.clear();
         heads_.clear();
-        if (group_ >= groups_.size()) return Status::ok();
+        starved_.clear();
+        if (group_ >= groups_.size()) co_return Status::ok();
         const bool merged = groups_[group_].size() > 1;
-        for (const auto& key : groups_[group_]) {
-            TESSEL_ASSIGN_OR_RETURN(auto s, src_->read(key, slice_));
-            streams_.push_back(std::move(s));
+        // Every shard of the group is opened at once: on a cluster their
+        // replicas answer in parallel.
+        std::vector<Task<Result<std::unique_ptr<PartitionStream>>>> opens;
+        for (const auto& key : groups_[group_])
+            opens.push_back(src_->read(key, slice_));
+        for (auto& o : opens) {
+            auto s = co_await std::move(o);
+            if (!s.is_ok()) {
+                if (status_.is_ok()) status_ = s.status();
+                continue;
+            }
+            streams_.push_back(std::move(s).value());
             heads_.emplace_back();
-            // A group of one is read through directly (next()), not merged.
-            if (merged) advance(streams_.size() - 1);
         }
-        return status_;
+        if (!status_.is_ok()) co_return status_;
+        // A group of one is read through directly (next()), not merged.
+        if (merged) {
+            for (size_t i = 0; i < streams_.size(); ++i)
+                advance(i);
+        }
+        co_return status_;
     }
 
     TableSource* src_;
@@ -169,6 +214,8 @@ class MergedStream final : public PartitionStream {
     size_t group_ = 0;
     std::vector<std::unique_ptr<PartitionStream>> streams_;
     std::vector<std::optional<storage::Row>> heads_;
+    std::vector<size_t> starved_;  // shards to refill before the next merge step
+    bool next_group_ = false;      // the group is done; fetch() opens the next
     std::optional<storage::Row> static_;
     Status status_;
     uint64_t closed_tombstones_ = 0;
@@ -192,8 +239,10 @@ class BucketedCursor final : public PartitionCursor {
         : owner_(owner), range_(std::move(range)) {}
     bool next() override;
     const std::string& partition_key() const override { return current_->first; }
-    Result<std::unique_ptr<PartitionStream>> read(const SliceSpec& slice) override;
+    Task<Result<std::unique_ptr<PartitionStream>>> read(const SliceSpec& slice) override;
     Status status() const override { return status_; }
+    bool needs_fetch() const override { return needs_fill_; }
+    Task<Status> fetch() override;
 
   private:
     struct Logical {
@@ -201,7 +250,6 @@ class BucketedCursor final : public PartitionCursor {
         std::set<int64_t> buckets;
     };
     using Batch = std::map<std::string, Logical>;
-    Status fill();
 
     ShardedSource* owner_;
     storage::ClusteringInterval range_;
@@ -210,17 +258,23 @@ class BucketedCursor final : public PartitionCursor {
     bool has_current_ = false;
     std::optional<std::string> after_;  // the last key yielded
     bool exhausted_ = false;
+    bool needs_fill_ = false;
     Status status_;
 };
 
+// The scan of a write-sharded table: each logical partition (of each
+// bucket) at its first shard holding data. Whether an earlier shard holds
+// data is a read, so the cursor finds its next partition in fetch().
 class ShardedCursor final : public PartitionCursor {
   public:
     ShardedCursor(ShardedSource* owner, std::unique_ptr<PartitionCursor> inner)
         : owner_(owner), inner_(std::move(inner)) {}
     bool next() override;
     const std::string& partition_key() const override { return key_; }
-    Result<std::unique_ptr<PartitionStream>> read(const SliceSpec& slice) override;
+    Task<Result<std::unique_ptr<PartitionStream>>> read(const SliceSpec& slice) override;
     Status status() const override { return status_.is_ok() ? inner_->status() : status_; }
+    bool needs_fetch() const override { return searching_; }
+    Task<Status> fetch() override;
 
   private:
     ShardedSource* owner_;
@@ -228,6 +282,9 @@ class ShardedCursor final : public PartitionCursor {
     std::string key_;
     std::vector<std::string> comps_;
     HiddenKey hidden_;
+    bool found_ = false;      // fetch() found the partition next() yields
+    bool searching_ = false;  // next() needs fetch() to find the next partition
+    bool done_ = false;
     Status status_;
 };
 
@@ -236,21 +293,20 @@ class ShardedSource final : public TableSource {
     ShardedSource(std::unique_ptr<TableSource> physical, const cql::TableInfo& table)
         : physical_(std::move(physical)), table_(table), layout_(layout_of(table)) {}
 
-    Result<std::unique_ptr<PartitionStream>> read(const std::string& key,
-                                                  const SliceSpec& slice) override {
-        TESSEL_ASSIGN_OR_RETURN(auto comps, decode_partition_key(layout_, key));
-        return read_logical(key, comps, nullptr, slice);
+    Task<Result<std::unique_ptr<PartitionStream>>> read(const std::string& key,
+                                                        const SliceSpec& slice) override {
+        TESSEL_CO_ASSIGN_OR_RETURN(auto comps, decode_partition_key(layout_, key));
+        co_return co_await read_logical(key, comps, nullptr, slice);
     }
 
     // The merged read of a logical partition; `known` (may be null) lists the
     // buckets holding its data when a scan found them.
-    Result<std::unique_ptr<PartitionStream>> read_logical(const std::string& key,
-                                                          const std::vector<std::string>& comps,
-                                                          const std::vector<int64_t>* known,
-                                                          const SliceSpec& slice) {
+    Task<Result<std::unique_ptr<PartitionStream>>> read_logical(
+        const std::string& key, const std::vector<std::string>& comps,
+        const std::vector<int64_t>* known, const SliceSpec& slice) {
         std::vector<int64_t> buckets{0};
         if (table_.bucketed()) {
-            TESSEL_ASSIGN_OR_RETURN(buckets, buckets_of(comps, slice, known));
+            TESSEL_CO_ASSIGN_OR_RETURN(buckets, co_await buckets_of(comps, slice, known));
             const bool desc = layout_.clustering_descending[layout_.bucket_clustering];
             if (desc != slice.reversed) std::reverse(buckets.begin(), buckets.end());
         }
@@ -258,7 +314,7 @@ class ShardedSource final : public TableSource {
         const bool sequential = !table_.bucketed() || layout_.bucket_clustering == 0;
         for (int64_t b : buckets) {
             if (groups.empty() || sequential) groups.emplace_back();
-            TESSEL_ASSIGN_OR_RETURN(auto keys, shard_keys(comps, b));
+            TESSEL_CO_ASSIGN_OR_RETURN(auto keys, shard_keys(comps, b));
             for (auto& k : keys)
                 groups.back().push_back(std::move(k));
         }
@@ -267,23 +323,23 @@ class ShardedSource final : public TableSource {
         if (table_.bucketed()) {
             rows_slice.include_static = false;
             if (slice.include_static) {
-                TESSEL_ASSIGN_OR_RETURN(static_row, home_static(comps));
+                TESSEL_CO_ASSIGN_OR_RETURN(static_row, co_await home_static(comps));
             }
         }
         auto s = std::make_unique<MergedStream>(physical_.get(), key, std::move(groups), rows_slice,
                                                 table_.is_counter);
-        TESSEL_RETURN_IF_ERROR(s->start(std::move(static_row), table_.bucketed()));
-        return std::unique_ptr<PartitionStream>(std::move(s));
+        TESSEL_CO_RETURN_IF_ERROR(co_await s->start(std::move(static_row), table_.bucketed()));
+        co_return std::unique_ptr<PartitionStream>(std::move(s));
     }
 
-    Result<std::unique_ptr<PartitionCursor>> scan(const KeyRange& range) override {
+    Task<Result<std::unique_ptr<PartitionCursor>>> scan(const KeyRange& range) override {
         if (table_.bucketed()) {
-            return std::unique_ptr<PartitionCursor>(new BucketedCursor(
+            co_return std::unique_ptr<PartitionCursor>(new BucketedCursor(
                 this, storage::to_interval({range.start_key, range.start_inclusive},
                                            {range.end_key, range.end_inclusive})));
         }
-        TESSEL_ASSIGN_OR_RETURN(auto inner, physical_->scan(range));
-        return std::unique_ptr<PartitionCursor>(new ShardedCursor(this, std::move(inner)));
+        TESSEL_CO_ASSIGN_OR_RETURN(auto inner, co_await physical_->scan(range));
+        co_return std::unique_ptr<PartitionCursor>(new ShardedCursor(this, std::move(inner)));
     }
 
     // Every shard's physical key of one bucket of a logical partition.
@@ -299,24 +355,25 @@ class ShardedSource final : public TableSource {
     }
 
     // True when the physical partition has live rows or a live static row.
-    Result<bool> has_data(const std::string& key) {
-        TESSEL_ASSIGN_OR_RETURN(auto s, physical_->read(key, SliceSpec{}));
-        if (s->static_row()) return true;
+    Task<Result<bool>> has_data(const std::string& key) {
+        const SliceSpec whole;
+        TESSEL_CO_ASSIGN_OR_RETURN(auto s, co_await physical_->read(key, whole));
+        if (s->static_row()) co_return true;
         storage::Row r;
-        if (s->next(&r)) return true;
-        TESSEL_RETURN_IF_ERROR(s->status());
-        return false;
+        if (co_await next_row(*s, &r)) co_return true;
+        TESSEL_CO_RETURN_IF_ERROR(s->status());
+        co_return false;
     }
 
-    Result<std::unique_ptr<PartitionStream>> read_bucket(const std::string& key,
-                                                         const std::vector<std::string>& comps,
-                                                         int64_t bucket, const SliceSpec& slice) {
-        TESSEL_ASSIGN_OR_RETURN(auto keys, shard_keys(comps, bucket));
+    Task<Result<std::unique_ptr<PartitionStream>>> read_bucket(
+        const std::string& key, const std::vector<std::string>& comps, int64_t bucket,
+        const SliceSpec& slice) {
+        TESSEL_CO_ASSIGN_OR_RETURN(auto keys, shard_keys(comps, bucket));
         std::vector<std::vector<std::string>> groups{std::move(keys)};
         auto s = std::make_unique<MergedStream>(physical_.get(), key, std::move(groups), slice,
                                                 table_.is_counter);
-        TESSEL_RETURN_IF_ERROR(s->start(std::nullopt, false));
-        return std::unique_ptr<PartitionStream>(std::move(s));
+        TESSEL_CO_RETURN_IF_ERROR(co_await s->start(std::nullopt, false));
+        co_return std::unique_ptr<PartitionStream>(std::move(s));
     }
 
     const KeyLayout& layout() const { return layout_; }
@@ -324,19 +381,19 @@ class ShardedSource final : public TableSource {
     TableSource& physical() { return *physical_; }
 
   private:
-    Result<std::vector<int64_t>> buckets_of(const std::vector<std::string>& comps,
-                                            const SliceSpec& slice,
-                                            const std::vector<int64_t>* known) {
+    Task<Result<std::vector<int64_t>>> buckets_of(const std::vector<std::string>& comps,
+                                                  const SliceSpec& slice,
+                                                  const std::vector<int64_t>* known) {
         std::optional<int64_t> a = bound_ts(layout_, slice.start.prefix);
         std::optional<int64_t> b = bound_ts(layout_, slice.end.prefix);
         if (a && b) {
-            return buckets_between(std::min(*a, *b), std::max(*a, *b), table_.bucket_width_ms);
+            co_return buckets_between(std::min(*a, *b), std::max(*a, *b), table_.bucket_width_ms);
         }
         std::vector<int64_t> all;
         if (known) {
             all = *known;
         } else {
-            TESSEL_ASSIGN_OR_RETURN(all, discover_buckets(*physical_, layout_, comps));
+            TESSEL_CO_ASSIGN_OR_RETURN(all, co_await discover_buckets(*physical_, layout_, comps));
         }
         // One bound: keep the buckets on its side.
         std::vector<int64_t> out;
@@ -351,20 +408,20 @@ class ShardedSource final : public TableSource {
             if (high && lo > *high) continue;
             out.push_back(bk);
         }
-        return out;
+        co_return out;
     }
 
-    Result<std::optional<storage::Row>> home_static(const std::vector<std::string>& comps) {
-        TESSEL_ASSIGN_OR_RETURN(auto keys, shard_keys(comps, 0));
+    Task<Result<std::optional<storage::Row>>> home_static(const std::vector<std::string>& comps) {
+        TESSEL_CO_ASSIGN_OR_RETURN(auto keys, shard_keys(comps, 0));
         std::optional<storage::Row> out;
         for (const auto& k : keys) {
             SliceSpec spec;
-            TESSEL_ASSIGN_OR_RETURN(auto s, physical_->read(k, spec));
+            TESSEL_CO_ASSIGN_OR_RETURN(auto s, co_await physical_->read(k, spec));
             if (!s->static_row()) continue;
             out =
                 out ? reconcile_rows(*out, *s->static_row(), table_.is_counter) : *s->static_row();
         }
-        return out;
+        co_return out;
     }
 
     std::unique_ptr<TableSource> physical_;
@@ -373,13 +430,31 @@ class ShardedSource final : public TableSource {
 };
 
 bool ShardedCursor::next() {
-    while (status_.is_ok() && inner_->next()) {
-        const std::string& key = inner_->partition_key();
+    if (found_) {
+        found_ = false;
+        return true;
+    }
+    searching_ = !done_ && status_.is_ok();
+    return false;
+}
+
+Task<Status> ShardedCursor::fetch() {
+    searching_ = false;
+    while (status_.is_ok()) {
+        if (!inner_->next()) {
+            if (!inner_->needs_fetch()) {
+                done_ = true;
+                co_return inner_->status();
+            }
+            status_ = co_await inner_->fetch();
+            continue;
+        }
+        const std::string key = inner_->partition_key();
         auto comps = decode_partition_key(owner_->layout(), key);
         auto hidden = decode_hidden_key(owner_->layout(), key);
         if (!comps.is_ok() || !hidden.is_ok()) {
             status_ = comps.is_ok() ? hidden.status() : comps.status();
-            return false;
+            break;
         }
         // Yield the logical partition (or bucket) at its first shard with data.
         bool first = true;
@@ -387,14 +462,14 @@ bool ShardedCursor::next() {
             auto keys = owner_->shard_keys(*comps, hidden->bucket);
             if (!keys.is_ok()) {
                 status_ = keys.status();
-                return false;
+                break;
             }
             for (const auto& k : *keys) {
                 if (k >= key) continue;
-                auto has = owner_->has_data(k);
+                auto has = co_await owner_->has_data(k);
                 if (!has.is_ok()) {
                     status_ = has.status();
-                    return false;
+                    co_return status_;
                 }
                 if (*has) {
                     first = false;
@@ -406,12 +481,13 @@ bool ShardedCursor::next() {
         key_ = key;
         comps_ = std::move(comps).value();
         hidden_ = *hidden;
-        return true;
+        found_ = true;
+        co_return Status::ok();
     }
-    return false;
+    co_return status_;
 }
 
-Result<std::unique_ptr<PartitionStream>> ShardedCursor::read(const SliceSpec& slice) {
+Task<Result<std::unique_ptr<PartitionStream>>> ShardedCursor::read(const SliceSpec& slice) {
     return owner_->read_bucket(key_, comps_, hidden_.bucket, slice);
 }
 
@@ -420,9 +496,8 @@ bool BucketedCursor::next() {
     if (has_current_) batch_.erase(current_);
     has_current_ = false;
     if (batch_.empty()) {
-        if (exhausted_) return false;
-        status_ = fill();
-        if (!status_.is_ok() || batch_.empty()) return false;
+        needs_fill_ = !exhausted_;
+        return false;
     }
     current_ = batch_.begin();
     has_current_ = true;
@@ -430,44 +505,66 @@ bool BucketedCursor::next() {
     return true;
 }
 
-Status BucketedCursor::fill() {
+Task<Status> BucketedCursor::fetch() {
+    needs_fill_ = false;
     if (range_.empty) {
         exhausted_ = true;
-        return Status::ok();
+        co_return Status::ok();
     }
     const KeyLayout& layout = owner_->layout();
     std::optional<std::string> cutoff;  // keys at or past it wait for a later batch
-    TESSEL_ASSIGN_OR_RETURN(auto cursor, owner_->physical().scan(KeyRange{}));
-    while (cursor->next()) {
-        const std::string& key = cursor->partition_key();
-        TESSEL_ASSIGN_OR_RETURN(auto comps, decode_partition_key(layout, key));
-        TESSEL_ASSIGN_OR_RETURN(auto hidden, decode_hidden_key(layout, key));
-        TESSEL_ASSIGN_OR_RETURN(auto rep, encode_physical_key(layout, comps, {}));
-        if (after_ ? rep <= *after_ : rep < range_.lo) continue;
-        if (range_.hi && rep >= *range_.hi) continue;
-        if (cutoff && rep >= *cutoff) continue;
-        auto [it, added] = batch_.try_emplace(std::move(rep));
-        if (added) it->second.comps = std::move(comps);
-        it->second.buckets.insert(hidden.bucket);
+    const KeyRange everything;
+    auto cursor = co_await owner_->physical().scan(everything);
+    if (!cursor.is_ok()) {
+        status_ = cursor.status();
+        co_return status_;
+    }
+    auto& c = *cursor;
+    while (true) {
+        if (!c->next()) {
+            if (!c->needs_fetch()) break;
+            status_ = co_await c->fetch();
+            if (!status_.is_ok()) co_return status_;
+            continue;
+        }
+        const std::string& key = c->partition_key();
+        auto comps = decode_partition_key(layout, key);
+        auto hidden = decode_hidden_key(layout, key);
+        if (!comps.is_ok() || !hidden.is_ok()) {
+            status_ = comps.is_ok() ? hidden.status() : comps.status();
+            co_return status_;
+        }
+        auto rep = encode_physical_key(layout, *comps, {});
+        if (!rep.is_ok()) {
+            status_ = rep.status();
+            co_return status_;
+        }
+        if (after_ ? *rep <= *after_ : *rep < range_.lo) continue;
+        if (range_.hi && *rep >= *range_.hi) continue;
+        if (cutoff && *rep >= *cutoff) continue;
+        auto [it, added] = batch_.try_emplace(std::move(rep).value());
+        if (added) it->second.comps = std::move(comps).value();
+        it->second.buckets.insert(hidden->bucket);
         if (batch_.size() > kBatch) {
             auto last = std::prev(batch_.end());
             cutoff = last->first;
             batch_.erase(last);
         }
     }
-    TESSEL_RETURN_IF_ERROR(cursor->status());
+    status_ = c->status();
     exhausted_ = !cutoff;
-    return Status::ok();
+    co_return status_;
 }
 
-Result<std::unique_ptr<PartitionStream>> BucketedCursor::read(const SliceSpec& slice) {
+Task<Result<std::unique_ptr<PartitionStream>>> BucketedCursor::read(const SliceSpec& slice) {
     const Logical& l = current_->second;
     if (l.buckets.size() > static_cast<size_t>(kMaxBucketsPerRead)) {
-        return Status::invalid("The partition has more than " + std::to_string(kMaxBucketsPerRead) +
-                               " time buckets; restrict the time-bucket column to a range");
+        co_return Status::invalid("The partition has more than " +
+                                  std::to_string(kMaxBucketsPerRead) +
+                                  " time buckets; restrict the time-bucket column to a range");
     }
     const std::vector<int64_t> buckets(l.buckets.begin(), l.buckets.end());
-    return owner_->read_logical(current_->first, l.comps, &buckets, slice);
+    co_return co_await owner_->read_logical(current_->first, l.comps, &buckets, slice);
 }
 
 }  // namespace
@@ -504,24 +601,30 @@ storage::Row reconcile_rows(const storage::Row& a, const storage::Row& b, bool c
     return out;
 }
 
-Result<std::vector<int64_t>> discover_buckets(TableSource& physical, const KeyLayout& layout,
-                                              const std::vector<std::string>& components) {
+Task<Result<std::vector<int64_t>>> discover_buckets(TableSource& physical, const KeyLayout& layout,
+                                                    const std::vector<std::string>& components) {
     std::set<int64_t> found;
-    TESSEL_ASSIGN_OR_RETURN(auto cursor, physical.scan(KeyRange{}));
-    while (cursor->next()) {
+    const KeyRange everything;
+    TESSEL_CO_ASSIGN_OR_RETURN(auto cursor, co_await physical.scan(everything));
+    while (true) {
+        if (!cursor->next()) {
+            if (!cursor->needs_fetch()) break;
+            TESSEL_CO_RETURN_IF_ERROR(co_await cursor->fetch());
+            continue;
+        }
         const std::string& key = cursor->partition_key();
-        TESSEL_ASSIGN_OR_RETURN(auto comps, decode_partition_key(layout, key));
+        TESSEL_CO_ASSIGN_OR_RETURN(auto comps, decode_partition_key(layout, key));
         if (comps != components) continue;
-        TESSEL_ASSIGN_OR_RETURN(auto h, decode_hidden_key(layout, key));
+        TESSEL_CO_ASSIGN_OR_RETURN(auto h, decode_hidden_key(layout, key));
         found.insert(h.bucket);
         if (found.size() > static_cast<size_t>(kMaxBucketsPerRead)) {
-            return Status::invalid("The partition has more than " +
-                                   std::to_string(kMaxBucketsPerRead) +
-                                   " time buckets; restrict the time-bucket column to a range");
+            co_return Status::invalid("The partition has more than " +
+                                      std::to_string(kMaxBucketsPerRead) +
+                                      " time buckets; restrict the time-bucket column to a range");
         }
     }
-    TESSEL_RETURN_IF_ERROR(cursor->status());
-    return std::vector<int64_t>(found.begin(), found.end());
+    TESSEL_CO_RETURN_IF_ERROR(cursor->status());
+    co_return std::vector<int64_t>(found.begin(), found.end());
 }
 
 std::optional<int64_t> bucket_column_bound(const KeyLayout& layout, std::string_view prefix) {

@@ -45,8 +45,8 @@ std::unique_ptr<TableSource> make_sharded_source(std::unique_ptr<TableSource> ph
 
 // The physical keys holding rows of a bucketed logical partition (found by a
 // table scan), as sorted, distinct buckets. Invalid past kMaxBucketsPerRead.
-Result<std::vector<int64_t>> discover_buckets(TableSource& physical, const KeyLayout& layout,
-                                              const std::vector<std::string>& components);
+Task<Result<std::vector<int64_t>>> discover_buckets(TableSource& physical, const KeyLayout& layout,
+                                                    const std::vector<std::string>& components);
 
 // The bucketed column's value bounded by an encoded clustering bound (a
 // SliceSpec or range tombstone prefix), or nullopt when the bound does not

@@ -11,19 +11,21 @@ namespace {
 
 class ReplicaSource final : public TableSource {
   public:
-    ReplicaSource(Replica* r, std::string id, int64_t now) : r_(r), id_(std::move(id)), now_(now) {}
-    Result<std::unique_ptr<PartitionStream>> read(const std::string& key,
-                                                  const SliceSpec& slice) override {
-        return r_->read(id_, key, slice, now_);
+    ReplicaSource(Replica* r, std::string id, int64_t now, RequestOptions options)
+        : r_(r), id_(std::move(id)), now_(now), options_(options) {}
+    Task<Result<std::unique_ptr<PartitionStream>>> read(const std::string& key,
+                                                        const SliceSpec& slice) override {
+        return r_->read(id_, key, slice, now_, options_);
     }
-    Result<std::unique_ptr<PartitionCursor>> scan(const KeyRange& range) override {
-        return r_->scan(id_, range, now_);
+    Task<Result<std::unique_ptr<PartitionCursor>>> scan(const KeyRange& range) override {
+        return r_->scan(id_, range, now_, options_);
     }
 
   private:
     Replica* r_;
     std::string id_;
     int64_t now_;
+    RequestOptions options_;
 };
 
 struct MemPartition {
@@ -82,8 +84,8 @@ class MemCursor final : public PartitionCursor {
         return !interval_.hi || it_->first < *interval_.hi;
     }
     const std::string& partition_key() const override { return it_->first; }
-    Result<std::unique_ptr<PartitionStream>> read(const SliceSpec& slice) override {
-        return std::unique_ptr<PartitionStream>(new MemStream(it_->first, &it_->second, slice));
+    Task<Result<std::unique_ptr<PartitionStream>>> read(const SliceSpec& slice) override {
+        co_return std::unique_ptr<PartitionStream>(new MemStream(it_->first, &it_->second, slice));
     }
     Status status() const override { return Status::ok(); }
 
@@ -97,14 +99,14 @@ class MemCursor final : public PartitionCursor {
 class VirtualSource final : public TableSource {
   public:
     explicit VirtualSource(MemTable t) : t_(std::move(t)) {}
-    Result<std::unique_ptr<PartitionStream>> read(const std::string& key,
-                                                  const SliceSpec& slice) override {
+    Task<Result<std::unique_ptr<PartitionStream>>> read(const std::string& key,
+                                                        const SliceSpec& slice) override {
         auto it = t_.find(key);
-        return std::unique_ptr<PartitionStream>(
+        co_return std::unique_ptr<PartitionStream>(
             new MemStream(key, it == t_.end() ? nullptr : &it->second, slice));
     }
-    Result<std::unique_ptr<PartitionCursor>> scan(const KeyRange& range) override {
-        return std::unique_ptr<PartitionCursor>(new MemCursor(&t_, range));
+    Task<Result<std::unique_ptr<PartitionCursor>>> scan(const KeyRange& range) override {
+        co_return std::unique_ptr<PartitionCursor>(new MemCursor(&t_, range));
     }
 
   private:
@@ -114,8 +116,17 @@ class VirtualSource final : public TableSource {
 }  // namespace
 
 std::unique_ptr<TableSource> make_replica_source(Replica* replica, std::string table_id,
-                                                 int64_t now_seconds) {
-    return std::make_unique<ReplicaSource>(replica, std::move(table_id), now_seconds);
+                                                 int64_t now_seconds, RequestOptions options) {
+    return std::make_unique<ReplicaSource>(replica, std::move(table_id), now_seconds, options);
+}
+
+Task<bool> next_row(PartitionStream& stream, storage::Row* out) {
+    while (true) {
+        if (stream.next(out)) co_return true;
+        if (!stream.needs_fetch()) co_return false;
+        const Status fetched = co_await stream.fetch();
+        if (!fetched.is_ok()) co_return false;
+    }
 }
 
 KeyLayout layout_of(const cql::TableInfo& t) {

@@ -30,41 +30,65 @@ class TabletCursor final : public PartitionCursor {
   public:
     TabletCursor(TabletRouter* router, std::string table_id,
                  std::shared_ptr<const TableTablets> tablets, storage::ClusteringInterval range,
-                 int64_t now)
+                 int64_t now, RequestOptions options)
         : router_(router),
           table_id_(std::move(table_id)),
           tablets_(std::move(tablets)),
           range_(std::move(range)),
-          now_(now) {
+          now_(now),
+          options_(options) {
         index_ = tablets_->map.find(range_.lo);
     }
 
+    // Opens the first tablet's scan (and the next ones as each is used up).
+    Task<Status> open() {
+        while (status_.is_ok() && !cursor_ && !done_) {
+            status_ = co_await open_tablet();
+        }
+        co_return status_;
+    }
+
     bool next() override {
-        while (status_.is_ok()) {
-            if (cursor_ && cursor_->next()) return true;
-            if (cursor_) {
-                status_ = cursor_->status();
-                cursor_.reset();
-                ++index_;
-            }
-            if (!status_.is_ok() || !open_tablet()) return false;
+        if (!status_.is_ok() || !cursor_) return false;
+        if (cursor_->next()) return true;
+        if (!cursor_->needs_fetch()) {
+            // This tablet is done; fetch() opens the next one's scan.
+            status_ = cursor_->status();
+            cursor_.reset();
+            ++index_;
         }
         return false;
     }
+    bool needs_fetch() const override {
+        return status_.is_ok() && !done_ && (!cursor_ || cursor_->needs_fetch());
+    }
+    Task<Status> fetch() override {
+        if (cursor_) {
+            status_ = co_await cursor_->fetch();
+            co_return status_;
+        }
+        co_return co_await open();
+    }
     const std::string& partition_key() const override { return cursor_->partition_key(); }
-    Result<std::unique_ptr<PartitionStream>> read(const SliceSpec& slice) override {
+    Task<Result<std::unique_ptr<PartitionStream>>> read(const SliceSpec& slice) override {
         tablets_->loads[index_]->record_read();
         return cursor_->read(slice);
     }
     Status status() const override { return status_; }
 
   private:
-    // Opens the scan of tablet index_'s part of the range; false past the end.
-    bool open_tablet() {
+    // Opens the scan of tablet index_'s part of the range; done_ past the end.
+    Task<Status> open_tablet() {
         const TabletMap& map = tablets_->map;
-        if (index_ >= map.size()) return false;
+        if (index_ >= map.size()) {
+            done_ = true;
+            co_return Status::ok();
+        }
         const std::string& start = map.at(index_).start;
-        if (range_.hi && start >= *range_.hi) return false;
+        if (range_.hi && start >= *range_.hi) {
+            done_ = true;
+            co_return Status::ok();
+        }
         KeyRange part;
         part.start_key = std::max(range_.lo, start);
         part.start_inclusive = true;
@@ -75,13 +99,10 @@ class TabletCursor final : public PartitionCursor {
             part.end_inclusive = false;
         }
         Replica* replica = router_->replica_for(map.at(index_).shard);
-        auto c = replica->scan(table_id_, part, now_);
-        if (!c.is_ok()) {
-            status_ = c.status();
-            return false;
-        }
+        auto c = co_await replica->scan(table_id_, part, now_, options_);
+        if (!c.is_ok()) co_return c.status();
         cursor_ = std::move(c).value();
-        return true;
+        co_return Status::ok();
     }
 
     TabletRouter* router_;
@@ -89,8 +110,10 @@ class TabletCursor final : public PartitionCursor {
     std::shared_ptr<const TableTablets> tablets_;
     storage::ClusteringInterval range_;
     int64_t now_;
+    RequestOptions options_;
     size_t index_ = 0;
     std::unique_ptr<PartitionCursor> cursor_;
+    bool done_ = false;
     Status status_;
 };
 
@@ -239,36 +262,43 @@ Status TabletRouter::load() {
 
 // --- routing ----------------------------------------------------------------
 
-Status TabletRouter::apply(const std::string& table_id, const storage::PartitionMutation& m) {
+Task<Status> TabletRouter::apply(const std::string& table_id, const storage::PartitionMutation& m,
+                                 const RequestOptions& options) {
     const TableTablets* t = routed(table_id);
-    if (!t) return inner_->apply(table_id, m);
+    if (!t) co_return co_await inner_->apply(table_id, m, options);
     const size_t i = t->map.find(m.partition_key);
-    TESSEL_RETURN_IF_ERROR(replica_for(t->map.at(i).shard)->apply(table_id, m));
+    // Counted before the write is sent: `t` is this thread's cached snapshot,
+    // which another request may replace while this one waits for replicas.
     t->loads[i]->record_write(mutation_bytes(m));
-    return Status::ok();
+    co_return co_await replica_for(t->map.at(i).shard)->apply(table_id, m, options);
 }
 
-Result<std::unique_ptr<PartitionStream>> TabletRouter::read(const std::string& table_id,
-                                                            const std::string& partition_key,
-                                                            const SliceSpec& slice,
-                                                            int64_t now_seconds) {
+Task<Result<std::unique_ptr<PartitionStream>>> TabletRouter::read(const std::string& table_id,
+                                                                  const std::string& partition_key,
+                                                                  const SliceSpec& slice,
+                                                                  int64_t now_seconds,
+                                                                  const RequestOptions& options) {
     const TableTablets* t = routed(table_id);
-    if (!t) return inner_->read(table_id, partition_key, slice, now_seconds);
+    if (!t) return inner_->read(table_id, partition_key, slice, now_seconds, options);
     const size_t i = t->map.find(partition_key);
     t->loads[i]->record_read();
-    return replica_for(t->map.at(i).shard)->read(table_id, partition_key, slice, now_seconds);
+    return replica_for(t->map.at(i).shard)
+        ->read(table_id, partition_key, slice, now_seconds, options);
 }
 
-Result<std::unique_ptr<PartitionCursor>> TabletRouter::scan(const std::string& table_id,
-                                                            const KeyRange& range,
-                                                            int64_t now_seconds) {
+Task<Result<std::unique_ptr<PartitionCursor>>> TabletRouter::scan(const std::string& table_id,
+                                                                  const KeyRange& range,
+                                                                  int64_t now_seconds,
+                                                                  const RequestOptions& options) {
     auto t = tablets(table_id);
-    if (!t) return inner_->scan(table_id, range, now_seconds);
+    if (!t) co_return co_await inner_->scan(table_id, range, now_seconds, options);
     auto interval = storage::to_interval({range.start_key, range.start_inclusive},
                                          {range.end_key, range.end_inclusive});
-    if (interval.empty) return inner_->scan(table_id, range, now_seconds);
-    return std::unique_ptr<PartitionCursor>(
-        new TabletCursor(this, table_id, std::move(t), std::move(interval), now_seconds));
+    if (interval.empty) co_return co_await inner_->scan(table_id, range, now_seconds, options);
+    auto cursor = std::make_unique<TabletCursor>(this, table_id, std::move(t), std::move(interval),
+                                                 now_seconds, options);
+    TESSEL_CO_RETURN_IF_ERROR(co_await cursor->open());
+    co_return std::unique_ptr<PartitionCursor>(std::move(cursor));
 }
 
 // --- table lifecycle --------------------------------------------------------

@@ -35,7 +35,7 @@
 #include "diagnostics/tablet_load.h"
 #include "partition/tablet_map.h"
 #include "partition/tablet_policy.h"
-#include "query/replica.h"
+#include "query/table_source.h"
 
 namespace tessel {
 class Catalog;
@@ -91,14 +91,15 @@ class TabletRouter final : public Replica {
     Result<size_t> evaluate();
 
     // Replica: routed through the tablets.
-    Status apply(const std::string& table_id, const storage::PartitionMutation& m) override;
-    Result<std::unique_ptr<PartitionStream>> read(const std::string& table_id,
-                                                  const std::string& partition_key,
-                                                  const SliceSpec& slice,
-                                                  int64_t now_seconds) override;
-    Result<std::unique_ptr<PartitionCursor>> scan(const std::string& table_id,
-                                                  const KeyRange& range,
-                                                  int64_t now_seconds) override;
+    Task<Status> apply(const std::string& table_id, const storage::PartitionMutation& m,
+                       const RequestOptions& options) override;
+    Task<Result<std::unique_ptr<PartitionStream>>> read(const std::string& table_id,
+                                                        const std::string& partition_key,
+                                                        const SliceSpec& slice, int64_t now_seconds,
+                                                        const RequestOptions& options) override;
+    Task<Result<std::unique_ptr<PartitionCursor>>> scan(const std::string& table_id,
+                                                        const KeyRange& range, int64_t now_seconds,
+                                                        const RequestOptions& options) override;
     Status create_table(const std::string& table_id, int32_t gc_grace_seconds) override;
     Status drop_table(const std::string& table_id) override;
     Status truncate_table(const std::string& table_id) override;

@@ -150,6 +150,7 @@ void Connection::process_frames() {
         }
         if (outcome.close) closing_ = true;
         if (outcome.login_deferred) start_login();
+        if (outcome.pending) await_response(std::move(*outcome.pending), **next);
     }
     in_flight_requests_.queued();
     if (!out.empty()) queue_output(std::move(out));
@@ -160,13 +161,32 @@ RequestHandler::Outcome Connection::handle_counted(const protocol::Frame& frame,
     if (!hooks_.metrics) return handler_.handle_frame(frame, out);
     const auto start = std::chrono::steady_clock::now();
     auto outcome = handler_.handle_frame(frame, out);
-    if (outcome.login_deferred) return outcome;  // counted when checked
+    if (outcome.login_deferred || outcome.pending) return outcome;  // counted when answered
     const auto micros = std::chrono::duration_cast<std::chrono::microseconds>(
                             std::chrono::steady_clock::now() - start)
                             .count();
     hooks_.metrics->request(request_type(frame.header.opcode), static_cast<uint64_t>(micros),
                             handler_.last_error());
     return outcome;
+}
+
+void Connection::await_response(Task<PendingResponse> pending, const protocol::Frame& frame) {
+    const size_t bytes = protocol::kHeaderSize + frame.body.size();
+    in_flight_requests_.deferred(bytes);
+    then(std::move(pending),
+         [self = shared_from_this(), bytes, type = request_type(frame.header.opcode),
+          started = std::chrono::steady_clock::now()](PendingResponse response) {
+             // On the connection's loop: the request suspended there.
+             if (self->closed_) return;
+             self->in_flight_requests_.finished(bytes);
+             if (self->hooks_.metrics) {
+                 const auto micros = std::chrono::duration_cast<std::chrono::microseconds>(
+                                         std::chrono::steady_clock::now() - started)
+                                         .count();
+                 self->hooks_.metrics->request(type, static_cast<uint64_t>(micros), response.error);
+             }
+             self->queue_output(std::move(response.frames));
+         });
 }
 
 void Connection::start_login() {

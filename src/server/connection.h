@@ -71,6 +71,9 @@ class Connection : public std::enable_shared_from_this<Connection> {
     void close_now();
     // handle_frame, timed and counted in the metrics.
     RequestHandler::Outcome handle_counted(const protocol::Frame& frame, std::string* out);
+    // Queues the response of a request that is waiting for other nodes once
+    // it is ready; the request stays counted against the limits until then.
+    void await_response(Task<PendingResponse> pending, const protocol::Frame& frame);
     // Runs the handler's deferred login on the login pool; its answer comes
     // back to the loop in on_login_checked.
     void start_login();

@@ -9,6 +9,7 @@ EventLoops::EventLoops(int count) {
     for (int i = 0; i < count; ++i) {
         // Concurrency hint 1: each context is driven by exactly one thread.
         loops_.push_back(std::make_unique<asio::io_context>(1));
+        executors_.push_back(std::make_unique<IoExecutor>(*loops_.back()));
         guards_.push_back(std::make_unique<WorkGuard>(loops_.back()->get_executor()));
     }
 }
@@ -18,9 +19,11 @@ EventLoops::~EventLoops() {
 }
 
 void EventLoops::start() {
-    for (auto& loop : loops_) {
-        asio::io_context* ctx = loop.get();
-        threads_.emplace_back([ctx] {
+    for (size_t i = 0; i < loops_.size(); ++i) {
+        asio::io_context* ctx = loops_[i].get();
+        IoExecutor* executor = executors_[i].get();
+        threads_.emplace_back([ctx, executor] {
+            ExecutorScope scope(executor);
             for (;;) {
                 try {
                     ctx->run();

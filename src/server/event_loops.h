@@ -2,7 +2,9 @@
 //
 // A connection is bound to one loop for its whole life and every request on it
 // runs to completion on that loop's thread, so connection state needs no
-// locks. New connections are spread over the loops round-robin.
+// locks. New connections are spread over the loops round-robin. Each loop's
+// thread makes its loop the current executor (common/task.h): a request that
+// waits for another node continues on its connection's loop.
 #pragma once
 
 #include <asio.hpp>
@@ -11,6 +13,8 @@
 #include <memory>
 #include <thread>
 #include <vector>
+
+#include "common/io_executor.h"
 
 namespace tessel::server {
 
@@ -36,6 +40,7 @@ class EventLoops {
   private:
     using WorkGuard = asio::executor_work_guard<asio::io_context::executor_type>;
     std::vector<std::unique_ptr<asio::io_context>> loops_;
+    std::vector<std::unique_ptr<IoExecutor>> executors_;  // one per loop
     std::vector<std::unique_ptr<WorkGuard>> guards_;
     std::vector<std::thread> threads_;
     std::atomic<uint64_t> next_{0};

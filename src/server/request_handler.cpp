@@ -198,27 +198,70 @@ RequestHandler::Outcome RequestHandler::handle_frame(const protocol::Frame& fram
         append_response(h.stream, error_response(request.status(), 0), {}, out);
         return outcome;
     }
-    std::vector<std::string> warnings;
+    if (started_ && !awaiting_auth_ && runs_statements(*request)) {
+        Task<PendingResponse> t = run_statements(h.stream, std::move(*request));
+        if (!t.ready()) {
+            outcome.pending = std::move(t);
+            return outcome;
+        }
+        PendingResponse r = t.take();
+        last_error_ = r.error;
+        out->append(r.frames);
+        return outcome;
+    }
     Response response;
     try {
-        response = dispatch(*request, &outcome, &warnings);
+        response = dispatch(*request, &outcome);
     } catch (const std::exception& e) {
         // The engine reports failures as Status; this only guards the connection
         // (and the loop) against a defect below.
         spdlog::error("request {} failed: {}", request_name(*request), e.what());
         response = error_response(Status::server(std::string("Internal error: ") + e.what()), 0);
-        warnings.clear();
     }
     if (outcome.login_deferred) {
         deferred_login_.stream = h.stream;
         return outcome;
     }
-    append_response(h.stream, response, warnings, out);
+    append_response(h.stream, response, {}, out);
     return outcome;
 }
 
-RequestHandler::Response RequestHandler::dispatch(protocol::Request& request, Outcome* outcome,
-                                                  std::vector<std::string>* warnings) {
+bool RequestHandler::runs_statements(const protocol::Request& request) {
+    return std::holds_alternative<protocol::QueryRequest>(request) ||
+           std::holds_alternative<protocol::ExecuteRequest>(request) ||
+           std::holds_alternative<protocol::BatchRequest>(request);
+}
+
+Task<PendingResponse> RequestHandler::run_statements(int16_t stream, protocol::Request request) {
+    std::vector<std::string> warnings;
+    Response response;
+    try {
+        response = co_await run_statements(request, &warnings);
+    } catch (const std::exception& e) {
+        // The engine reports failures as Status; this only guards the connection
+        // (and the loop) against a defect below.
+        spdlog::error("request {} failed: {}", request_name(request), e.what());
+        response = error_response(Status::server(std::string("Internal error: ") + e.what()), 0);
+        warnings.clear();
+    }
+    PendingResponse out;
+    append_response(stream, response, warnings, &out.frames);
+    out.error = last_error_;
+    co_return out;
+}
+
+Task<RequestHandler::Response> RequestHandler::run_statements(protocol::Request& request,
+                                                              std::vector<std::string>* warnings) {
+    if (auto* q = std::get_if<protocol::QueryRequest>(&request)) {
+        co_return co_await handle_query(*q, warnings);
+    }
+    if (auto* e = std::get_if<protocol::ExecuteRequest>(&request)) {
+        co_return co_await handle_execute(*e, warnings);
+    }
+    co_return co_await handle_batch(std::get<protocol::BatchRequest>(request), warnings);
+}
+
+RequestHandler::Response RequestHandler::dispatch(protocol::Request& request, Outcome* outcome) {
     if (std::holds_alternative<protocol::OptionsRequest>(request)) {
         protocol::SupportedResponse s;
         s.options["CQL_VERSION"] = {kCqlVersion};
@@ -240,17 +283,14 @@ RequestHandler::Response RequestHandler::dispatch(protocol::Request& request, Ou
         return error_response(Status(ErrorCode::kUnauthorized, "You have not logged in"), 0);
     }
     return std::visit(
-        Overloaded{
-            [&](const protocol::RegisterRequest& r) -> Response {
-                return handle_register(r, outcome);
-            },
-            [&](protocol::QueryRequest& q) -> Response { return handle_query(q, warnings); },
-            [&](const protocol::PrepareRequest& p) -> Response { return handle_prepare(p); },
-            [&](protocol::ExecuteRequest& e) -> Response { return handle_execute(e, warnings); },
-            [&](const protocol::BatchRequest& b) -> Response { return handle_batch(b, warnings); },
-            [&](const auto&) -> Response {
-                return protocol_error("Unexpected message " + std::string(request_name(request)));
-            }},
+        Overloaded{[&](const protocol::RegisterRequest& r) -> Response {
+                       return handle_register(r, outcome);
+                   },
+                   [&](const protocol::PrepareRequest& p) -> Response { return handle_prepare(p); },
+                   [&](const auto&) -> Response {
+                       return protocol_error("Unexpected message " +
+                                             std::string(request_name(request)));
+                   }},
         request);
 }
 
@@ -357,15 +397,15 @@ RequestHandler::Response RequestHandler::result_response(Result<ResultSet> resul
     return rows;
 }
 
-RequestHandler::Response RequestHandler::handle_query(protocol::QueryRequest& query,
-                                                      std::vector<std::string>* warnings) {
+Task<RequestHandler::Response> RequestHandler::handle_query(protocol::QueryRequest& query,
+                                                            std::vector<std::string>* warnings) {
     if (Status st = check_value_sizes(query.params.values, max_value_bytes_); !st.is_ok()) {
-        return error_response(st, query.params.consistency);
+        co_return error_response(st, query.params.consistency);
     }
     QueryOptions options = to_query_options(query.params);
     options.received_at = received_at_;
-    return result_response(session_->execute(query.query, options), query.params.consistency,
-                           warnings);
+    co_return result_response(co_await session_->execute_async(query.query, options),
+                              query.params.consistency, warnings);
 }
 
 RequestHandler::Response RequestHandler::handle_prepare(const protocol::PrepareRequest& prepare) {
@@ -380,25 +420,25 @@ RequestHandler::Response RequestHandler::handle_prepare(const protocol::PrepareR
     return r;
 }
 
-RequestHandler::Response RequestHandler::handle_execute(protocol::ExecuteRequest& execute,
-                                                        std::vector<std::string>* warnings) {
+Task<RequestHandler::Response> RequestHandler::handle_execute(protocol::ExecuteRequest& execute,
+                                                              std::vector<std::string>* warnings) {
     if (Status st = check_value_sizes(execute.params.values, max_value_bytes_); !st.is_ok()) {
-        return error_response(st, execute.params.consistency);
+        co_return error_response(st, execute.params.consistency);
     }
     QueryOptions options = to_query_options(execute.params);
     options.received_at = received_at_;
-    auto result = session_->execute_prepared(execute.id, options);
+    auto result = co_await session_->execute_prepared_async(execute.id, options);
     if (!result.is_ok() && result.status().code() == ErrorCode::kUnprepared) {
         // Drivers match the echoed id against the one they sent.
         Status st = result.status();
         st.detail1 = execute.id;
-        return error_response(st, execute.params.consistency);
+        co_return error_response(st, execute.params.consistency);
     }
-    return result_response(std::move(result), execute.params.consistency, warnings);
+    co_return result_response(std::move(result), execute.params.consistency, warnings);
 }
 
-RequestHandler::Response RequestHandler::handle_batch(const protocol::BatchRequest& batch,
-                                                      std::vector<std::string>* warnings) {
+Task<RequestHandler::Response> RequestHandler::handle_batch(const protocol::BatchRequest& batch,
+                                                            std::vector<std::string>* warnings) {
     std::vector<BatchEntry> entries;
     entries.reserve(batch.statements.size());
     for (const auto& s : batch.statements) {
@@ -411,7 +451,7 @@ RequestHandler::Response RequestHandler::handle_batch(const protocol::BatchReque
     }
     for (const auto& s : batch.statements) {
         if (Status st = check_value_sizes(s.values, max_value_bytes_); !st.is_ok()) {
-            return error_response(st, batch.consistency);
+            co_return error_response(st, batch.consistency);
         }
     }
     QueryOptions options;
@@ -420,12 +460,12 @@ RequestHandler::Response RequestHandler::handle_batch(const protocol::BatchReque
     options.serial_consistency = batch.serial_consistency;
     options.default_timestamp = batch.default_timestamp;
     auto type = static_cast<tessel::BatchType>(static_cast<uint8_t>(batch.type));
-    auto result = session_->execute_batch(type, entries, options);
+    auto result = co_await session_->execute_batch_async(type, entries, options);
     if (!result.is_ok() && result.status().code() == ErrorCode::kUnprepared &&
         result.status().detail1.empty()) {
-        return error_response(Status::invalid(result.status().message()), batch.consistency);
+        co_return error_response(Status::invalid(result.status().message()), batch.consistency);
     }
-    return result_response(std::move(result), batch.consistency, warnings);
+    co_return result_response(std::move(result), batch.consistency, warnings);
 }
 
 void RequestHandler::append_response(int16_t stream, const Response& response,

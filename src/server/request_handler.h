@@ -21,6 +21,13 @@
 
 namespace tessel::server {
 
+// A response that was not ready when its frame was handled: its encoded
+// frame(s), and its error code for the request metrics.
+struct PendingResponse {
+    std::string frames;
+    std::optional<ErrorCode> error;
+};
+
 class RequestHandler {
   public:
     // `db` must outlive the handler.
@@ -36,6 +43,11 @@ class RequestHandler {
         // The frame was a login left to the caller (take_deferred_login()):
         // nothing was appended for it.
         bool login_deferred = false;
+        // The request waits for replicas on other nodes: nothing was appended
+        // for it; its response comes when `pending` finishes (on the thread
+        // that handled the frame, when that thread's loop is the current
+        // executor). The handler must outlive it.
+        std::optional<Task<PendingResponse>> pending;
     };
 
     // A login whose password check runs off the event loop: the check is a
@@ -90,16 +102,22 @@ class RequestHandler {
   private:
     using Response = protocol::Response;
 
-    Response dispatch(protocol::Request& request, Outcome* outcome,
-                      std::vector<std::string>* warnings);
+    // Every request but QUERY, EXECUTE and BATCH: answered at once.
+    Response dispatch(protocol::Request& request, Outcome* outcome);
+    // QUERY, EXECUTE and BATCH: run by the session, possibly asynchronously.
+    static bool runs_statements(const protocol::Request& request);
+    Task<PendingResponse> run_statements(int16_t stream, protocol::Request request);
+    Task<Response> run_statements(protocol::Request& request, std::vector<std::string>* warnings);
     Response handle_startup(const protocol::StartupRequest& startup);
     Response handle_auth_response(const protocol::AuthResponseRequest& auth, Outcome* outcome);
     Response login_response(Result<std::unique_ptr<Session>> session);
     Response handle_register(const protocol::RegisterRequest& reg, Outcome* outcome);
-    Response handle_query(protocol::QueryRequest& query, std::vector<std::string>* warnings);
+    Task<Response> handle_query(protocol::QueryRequest& query, std::vector<std::string>* warnings);
     Response handle_prepare(const protocol::PrepareRequest& prepare);
-    Response handle_execute(protocol::ExecuteRequest& execute, std::vector<std::string>* warnings);
-    Response handle_batch(const protocol::BatchRequest& batch, std::vector<std::string>* warnings);
+    Task<Response> handle_execute(protocol::ExecuteRequest& execute,
+                                  std::vector<std::string>* warnings);
+    Task<Response> handle_batch(const protocol::BatchRequest& batch,
+                                std::vector<std::string>* warnings);
     Response result_response(Result<ResultSet> result, uint16_t consistency,
                              std::vector<std::string>* warnings);
 

@@ -41,6 +41,20 @@ void InFlightRequests::move(Stage* from, Stage* to) {
     *from = Stage{};
 }
 
+void InFlightRequests::deferred(size_t bytes) {
+    admitted_.n -= 1;
+    admitted_.bytes -= bytes;
+    deferred_.n += 1;
+    deferred_.bytes += bytes;
+}
+
+void InFlightRequests::finished(size_t bytes) {
+    deferred_.n -= 1;
+    deferred_.bytes -= bytes;
+    queued_.n += 1;
+    queued_.bytes += bytes;
+}
+
 void InFlightRequests::queued() {
     move(&admitted_, &queued_);
 }
@@ -60,6 +74,7 @@ void InFlightRequests::release(Stage* stage) {
 
 void InFlightRequests::release_all() {
     release(&admitted_);
+    release(&deferred_);
     release(&queued_);
     release(&writing_);
 }

@@ -30,9 +30,10 @@ struct RequestLimits {
     std::atomic<size_t> request_bytes{0};     // unanswered, whole server
 };
 
-// One connection's unanswered requests, in three stages: admitted while the
-// current batch of frames runs, queued with output not yet written, and
-// being written. Not thread-safe: used on the connection's loop.
+// One connection's unanswered requests, in stages: admitted while the
+// current batch of frames runs, deferred while waiting for other nodes,
+// queued with output not yet written, and being written. Not thread-safe:
+// used on the connection's loop.
 class InFlightRequests {
   public:
     explicit InFlightRequests(std::shared_ptr<RequestLimits> limits);
@@ -43,6 +44,11 @@ class InFlightRequests {
 
     // Counts a request of `bytes` (its frame), or returns Overloaded.
     Status admit(size_t bytes);
+    // One admitted request of `bytes` waits for other nodes: it stays counted
+    // past queued() until finished().
+    void deferred(size_t bytes);
+    // That request's response was queued for writing.
+    void finished(size_t bytes);
     // The responses of the admitted requests were queued for writing.
     void queued();
     // The queued output was handed to the socket.
@@ -54,7 +60,7 @@ class InFlightRequests {
 
     // Requests counted against the connection's limit: not yet handed to
     // the socket.
-    size_t count() const { return admitted_.n + queued_.n; }
+    size_t count() const { return admitted_.n + deferred_.n + queued_.n; }
     const RequestLimits& limits() const { return *limits_; }
 
   private:
@@ -66,7 +72,7 @@ class InFlightRequests {
     static void move(Stage* from, Stage* to);
 
     std::shared_ptr<RequestLimits> limits_;
-    Stage admitted_, queued_, writing_;
+    Stage admitted_, deferred_, queued_, writing_;
 };
 
 }  // namespace tessel::server

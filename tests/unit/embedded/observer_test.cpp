@@ -1,9 +1,9 @@
 // The coordinator's partition-health seam, on a coordinator assembled by hand.
 #include <filesystem>
 
+#include "cluster/replica.h"
 #include "embedded/catalog_glue.h"
 #include "query/coordinator.h"
-#include "query/replica.h"
 #include "storage/store.h"
 #include "test_db.h"
 
@@ -50,14 +50,17 @@ TEST(ObserverTest, SeesWritesReadsAndTombstones) {
         auto catalog_store = embedded::make_store_catalog(store->get());
         auto catalog = embedded::load_catalog(catalog_store.get());
         ASSERT_TRUE(catalog.is_ok());
-        auto replica = query::make_local_replica(store->get());
+        auto replica = cluster::make_local_replica(store->get());
         query::CoordinatorOptions o;
         o.node_secret = std::string(32, 'k');
         query::Coordinator c(catalog->get(), replica.get(), o);
         auto observer = std::make_shared<CountingObserver>();
         c.set_observer(observer);
         std::string ks;
-        auto run = [&](const std::string& q) { return c.execute(q, {}, &ks); };
+        auto run = [&](const std::string& q) {
+            const QueryOptions none;
+            return sync_wait([&] { return c.execute(q, none, &ks); });
+        };
         ASSERT_TRUE(run("CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', "
                         "'replication_factor': 1}")
                         .is_ok());

@@ -60,7 +60,7 @@ class MemSource final : public TableSource {
             return it_ != s_->parts.end();
         }
         const std::string& partition_key() const override { return it_->first; }
-        Result<std::unique_ptr<PartitionStream>> read(const SliceSpec& slice) override {
+        Task<Result<std::unique_ptr<PartitionStream>>> read(const SliceSpec& slice) override {
             return s_->read(it_->first, slice);
         }
         Status status() const override { return Status::ok(); }
@@ -71,8 +71,8 @@ class MemSource final : public TableSource {
         bool started_ = false;
     };
 
-    Result<std::unique_ptr<PartitionStream>> read(const std::string& key,
-                                                  const SliceSpec& slice) override {
+    Task<Result<std::unique_ptr<PartitionStream>>> read(const std::string& key,
+                                                        const SliceSpec& slice) override {
         std::vector<storage::Row> rows;
         auto iv = storage::to_interval(slice.start, slice.end);
         auto it = parts.find(key);
@@ -84,10 +84,17 @@ class MemSource final : public TableSource {
         if (slice.reversed) std::reverse(rows.begin(), rows.end());
         std::optional<storage::Row> st;
         if (slice.include_static && statics.count(key)) st = statics[key];
-        return std::unique_ptr<PartitionStream>(new Stream(key, std::move(rows), st));
+        co_return std::unique_ptr<PartitionStream>(new Stream(key, std::move(rows), st));
     }
-    Result<std::unique_ptr<PartitionCursor>> scan(const KeyRange&) override {
-        return std::unique_ptr<PartitionCursor>(new Cursor(this));
+    Task<Result<std::unique_ptr<PartitionCursor>>> scan(const KeyRange&) override {
+        co_return std::unique_ptr<PartitionCursor>(new Cursor(this));
+    }
+
+    // The buckets of a logical partition, found by scanning this source.
+    BucketFinder buckets(const cql::TableInfo& t) {
+        return [this, layout = layout_of(t)](const std::vector<std::string>& comps) {
+            return sync_wait([&] { return discover_buckets(*this, layout, comps); });
+        };
     }
 
     // Applies the rows of routed mutations (live cells only; enough here).
@@ -148,11 +155,12 @@ storage::PartitionMutation insert(const cql::TableInfo& t, int32_t k,
 std::vector<int32_t> read_values(TableSource& src, const cql::TableInfo& t, int32_t k,
                                  SliceSpec slice = {}) {
     KeyLayout l = layout_of(t);
-    auto s = src.read(*encode_partition_key(l, {i32(k)}), slice);
+    const std::string key = *encode_partition_key(l, {i32(k)});
+    auto s = sync_wait([&] { return src.read(key, slice); });
     EXPECT_TRUE(s.is_ok());
     std::vector<int32_t> out;
     storage::Row r;
-    while ((*s)->next(&r))
+    while (sync_wait([&] { return next_row(**s, &r); }))
         out.push_back(bytes::read_i32(r.cells.at(0).value));
     return out;
 }
@@ -226,7 +234,8 @@ TEST(ShardRouter, RandomSuffixPutsOneStatementInOneShardAndSpreadsStatements) {
     MemSource src;
     std::set<std::string> keys;
     for (int i = 0; i < 64; ++i) {
-        auto routed = route_mutations(t, {insert(t, 1, {{i32(i), i}, {i32(i + 100), i}})}, src);
+        auto routed =
+            route_mutations(t, {insert(t, 1, {{i32(i), i}, {i32(i + 100), i}})}, src.buckets(t));
         ASSERT_TRUE(routed.is_ok());
         ASSERT_EQ(routed->size(), 1u);  // one statement, one shard
         EXPECT_EQ((*routed)[0].rows.size(), 2u);
@@ -244,7 +253,7 @@ TEST(ShardRouter, RowDeletionOfRandomSuffixReachesEveryShard) {
     f.deletion.timestamp = 10;
     m.rows.emplace_back(encode_clustering(layout_of(t), {i32(3)}), f);
     m.partition_deletion.timestamp = 9;
-    auto routed = route_mutations(t, {m}, src);
+    auto routed = route_mutations(t, {m}, src.buckets(t));
     ASSERT_TRUE(routed.is_ok());
     ASSERT_EQ(routed->size(), 4u);
     for (const auto& pm : *routed) {
@@ -256,8 +265,8 @@ TEST(ShardRouter, RowDeletionOfRandomSuffixReachesEveryShard) {
 TEST(ShardRouter, CalculatedSuffixFollowsTheColumn) {
     const auto t = table(8, true);
     MemSource src;
-    auto a = route_mutations(t, {insert(t, 1, {{i32(7), 1}})}, src);
-    auto b = route_mutations(t, {insert(t, 1, {{i32(7), 2}})}, src);
+    auto a = route_mutations(t, {insert(t, 1, {{i32(7), 1}})}, src.buckets(t));
+    auto b = route_mutations(t, {insert(t, 1, {{i32(7), 2}})}, src.buckets(t));
     ASSERT_TRUE(a.is_ok() && b.is_ok());
     EXPECT_EQ((*a)[0].partition_key, (*b)[0].partition_key);
     EXPECT_EQ(decode_hidden_key(layout_of(t), (*a)[0].partition_key)->shard,
@@ -269,7 +278,7 @@ TEST(ShardedSource, MergesShardsInClusteringOrderBothWays) {
         const auto t = table(4, false, desc);
         MemSource src;
         for (int i = 0; i < 40; ++i) {
-            auto routed = route_mutations(t, {insert(t, 1, {{i32(i), i}})}, src);
+            auto routed = route_mutations(t, {insert(t, 1, {{i32(i), i}})}, src.buckets(t));
             ASSERT_TRUE(routed.is_ok());
             for (const auto& pm : *routed)
                 src.apply(pm);
@@ -310,7 +319,8 @@ TEST(ShardedSource, BucketsStreamInOrderAndRespectTheSlice) {
         const KeyLayout l = layout_of(t);
         // Rows every 30 minutes over 5 hours, including exact bucket edges.
         for (int i = 0; i <= 10; ++i) {
-            auto routed = route_mutations(t, {insert(t, 1, {{i64(i * hour / 2), i}})}, src);
+            auto routed =
+                route_mutations(t, {insert(t, 1, {{i64(i * hour / 2), i}})}, src.buckets(t));
             ASSERT_TRUE(routed.is_ok());
             ASSERT_EQ(routed->size(), 1u);
             EXPECT_EQ(decode_hidden_key(l, (*routed)[0].partition_key)->bucket, i / 2);

@@ -39,8 +39,8 @@ class MemReplica final : public Replica {
         explicit Cursor(std::vector<std::string> k) : keys_(std::move(k)) {}
         bool next() override { return ++pos_ < keys_.size(); }
         const std::string& partition_key() const override { return keys_[pos_]; }
-        Result<std::unique_ptr<PartitionStream>> read(const SliceSpec&) override {
-            return std::unique_ptr<PartitionStream>(new EmptyStream(keys_[pos_]));
+        Task<Result<std::unique_ptr<PartitionStream>>> read(const SliceSpec&) override {
+            co_return std::unique_ptr<PartitionStream>(new EmptyStream(keys_[pos_]));
         }
         Status status() const override { return Status::ok(); }
 
@@ -49,23 +49,25 @@ class MemReplica final : public Replica {
         size_t pos_ = static_cast<size_t>(-1);
     };
 
-    Status apply(const std::string&, const storage::PartitionMutation& m) override {
+    Task<Status> apply(const std::string&, const storage::PartitionMutation& m,
+                       const RequestOptions&) override {
         keys[m.partition_key] += 100;
-        return Status::ok();
+        co_return Status::ok();
     }
-    Result<std::unique_ptr<PartitionStream>> read(const std::string&, const std::string& key,
-                                                  const SliceSpec&, int64_t) override {
-        return std::unique_ptr<PartitionStream>(new EmptyStream(key));
+    Task<Result<std::unique_ptr<PartitionStream>>> read(const std::string&, const std::string& key,
+                                                        const SliceSpec&, int64_t,
+                                                        const RequestOptions&) override {
+        co_return std::unique_ptr<PartitionStream>(new EmptyStream(key));
     }
-    Result<std::unique_ptr<PartitionCursor>> scan(const std::string&, const KeyRange& range,
-                                                  int64_t) override {
+    Task<Result<std::unique_ptr<PartitionCursor>>> scan(const std::string&, const KeyRange& range,
+                                                        int64_t, const RequestOptions&) override {
         auto iv = storage::to_interval({range.start_key, range.start_inclusive},
                                        {range.end_key, range.end_inclusive});
         std::vector<std::string> out;
         for (const auto& [k, _] : keys) {
             if (!iv.empty && k >= iv.lo && (!iv.hi || k < *iv.hi)) out.push_back(k);
         }
-        return std::unique_ptr<PartitionCursor>(new Cursor(std::move(out)));
+        co_return std::unique_ptr<PartitionCursor>(new Cursor(std::move(out)));
     }
     Status create_table(const std::string&, int32_t) override { return Status::ok(); }
     Status drop_table(const std::string&) override { return Status::ok(); }
@@ -85,13 +87,26 @@ class MemReplica final : public Replica {
     }
 };
 
-std::vector<std::string> drain(Result<std::unique_ptr<PartitionCursor>> c) {
-    std::vector<std::string> out;
-    EXPECT_TRUE(c.is_ok());
-    while ((*c)->next())
-        out.push_back((*c)->partition_key());
-    EXPECT_TRUE((*c)->status().is_ok());
-    return out;
+// The partition keys a scan of `replica` yields (fetching as the cursor asks).
+std::vector<std::string> drain(Replica& replica, const KeyRange& range) {
+    return sync_wait([&]() -> Task<std::vector<std::string>> {
+        std::vector<std::string> out;
+        const std::string table = "t";
+        const RequestOptions ro;
+        auto c = co_await replica.scan(table, range, 0, ro);
+        EXPECT_TRUE(c.is_ok());
+        while (true) {
+            if (!(*c)->next()) {
+                if (!(*c)->needs_fetch()) break;
+                const Status fetched = co_await (*c)->fetch();
+                EXPECT_TRUE(fetched.is_ok());
+                continue;
+            }
+            out.push_back((*c)->partition_key());
+        }
+        EXPECT_TRUE((*c)->status().is_ok());
+        co_return out;
+    });
 }
 
 class TabletRouterTest : public ::testing::Test {
@@ -107,7 +122,7 @@ class TabletRouterTest : public ::testing::Test {
     void write(const std::string& key) {
         storage::PartitionMutation m;
         m.partition_key = key;
-        ASSERT_TRUE(router.apply("t", m).is_ok());
+        ASSERT_TRUE(sync_wait([&] { return router.apply("t", m, {}); }).is_ok());
     }
 
     MemReplica mem;
@@ -142,10 +157,10 @@ TEST_F(TabletRouterTest, ScansMatchTheReplicaForEveryBound) {
         r.end_key = probes[rng() % probes.size()];
         r.start_inclusive = rng() % 2;
         r.end_inclusive = rng() % 2;
-        EXPECT_EQ(drain(router.scan("t", r, 0)), drain(mem.scan("t", r, 0)))
+        EXPECT_EQ(drain(router, r), drain(mem, r))
             << "start " << r.start_inclusive << " end " << r.end_inclusive;
     }
-    EXPECT_EQ(drain(router.scan("t", KeyRange{}, 0)).size(), 300u);
+    EXPECT_EQ(drain(router, KeyRange{}).size(), 300u);
 }
 
 TEST_F(TabletRouterTest, RequestsAreCountedOnTheirTablet) {
@@ -153,17 +168,35 @@ TEST_F(TabletRouterTest, RequestsAreCountedOnTheirTablet) {
     const std::string key = encode_token_prefix(-5) + "k";  // tablet 1: [-2^62, 0)
     write(key);
     write(key);
-    ASSERT_TRUE(router.read("t", key, SliceSpec{}, 0).is_ok());
+    ASSERT_TRUE(sync_wait([&] { return router.read("t", key, SliceSpec{}, 0, {}); }).is_ok());
     auto t = router.tablets("t");
     for (size_t i = 0; i < 4; ++i) {
         const auto c = t->loads[i]->totals();
         EXPECT_EQ(c.writes, i == 1 ? 2u : 0u) << i;
         EXPECT_EQ(c.reads, i == 1 ? 1u : 0u) << i;
     }
-    auto cursor = router.scan("t", KeyRange{}, 0);
-    ASSERT_TRUE(cursor.is_ok());
-    while ((*cursor)->next())
-        ASSERT_TRUE((*cursor)->read(SliceSpec{}).is_ok());
+    const size_t opened = sync_wait([&]() -> Task<size_t> {
+        size_t n = 0;
+        const std::string table = "t";
+        const KeyRange everything;
+        const RequestOptions ro;
+        const SliceSpec whole;
+        auto cursor = co_await router.scan(table, everything, 0, ro);
+        EXPECT_TRUE(cursor.is_ok());
+        while (true) {
+            if (!(*cursor)->next()) {
+                if (!(*cursor)->needs_fetch()) break;
+                const Status fetched = co_await (*cursor)->fetch();
+                EXPECT_TRUE(fetched.is_ok());
+                continue;
+            }
+            auto stream = co_await (*cursor)->read(whole);
+            EXPECT_TRUE(stream.is_ok());
+            ++n;
+        }
+        co_return n;
+    });
+    EXPECT_EQ(opened, 1u);
     EXPECT_EQ(t->loads[1]->totals().reads, 2u);
 }
 

@@ -10,6 +10,8 @@
 //   SYNTAX          -> Syntax_error
 //   THROW           -> throws (the server must answer Server_error)
 //   ECHO            -> one row: the bound values as blobs, names in the columns
+//   DEFER name      -> waits (without blocking its thread) until the test calls
+//                      finish_deferred(name, rows), then that many rows
 //   anything else   -> Invalid "unconfigured table"
 #pragma once
 
@@ -28,14 +30,26 @@ class FakeDatabase;
 class FakeSession : public Session {
   public:
     explicit FakeSession(FakeDatabase& db) : db_(db) {}
-    Result<ResultSet> execute(std::string_view cql, const QueryOptions& options) override;
+    Task<Result<ResultSet>> execute_async(std::string_view cql,
+                                          const QueryOptions& options) override;
     Result<PreparedStatement> prepare(std::string_view cql) override;
-    Result<ResultSet> execute_prepared(std::string_view id, const QueryOptions& options) override;
-    Result<ResultSet> execute_batch(BatchType type, const std::vector<BatchEntry>& entries,
-                                    const QueryOptions& options) override;
+    Task<Result<ResultSet>> execute_prepared_async(std::string_view id,
+                                                   const QueryOptions& options) override {
+        co_return run_prepared(id, options);
+    }
+    Task<Result<ResultSet>> execute_batch_async(BatchType type,
+                                                const std::vector<BatchEntry>& entries,
+                                                const QueryOptions& options) override {
+        co_return run_batch(type, entries, options);
+    }
     const std::string& keyspace() const override { return keyspace_; }
 
   private:
+    Result<ResultSet> run(std::string_view cql, const QueryOptions& options);
+    Result<ResultSet> run_prepared(std::string_view id, const QueryOptions& options);
+    Result<ResultSet> run_batch(BatchType type, const std::vector<BatchEntry>& entries,
+                                const QueryOptions& options);
+
     FakeDatabase& db_;
     std::string keyspace_;
 };
@@ -65,14 +79,22 @@ class FakeDatabase : public Database {
             l(change);
     }
 
+    // DEFER statements: each waits on its name's completion.
+    Completion<int> deferred(const std::string& name) {
+        std::lock_guard lock(mu_);
+        return deferred_[name];
+    }
+    void finish_deferred(const std::string& name, int rows) { deferred(name).set(rows); }
+
     int flushes = 0;
     std::mutex mu_;
+    std::map<std::string, Completion<int>> deferred_;
     std::map<int, std::function<void(const SchemaChange&)>> listeners_;
     int next_id_ = 1;
     std::map<std::string, std::string> prepared;  // id -> query text
 };
 
-inline Result<ResultSet> FakeSession::execute(std::string_view cql, const QueryOptions& options) {
+inline Result<ResultSet> FakeSession::run(std::string_view cql, const QueryOptions& options) {
     std::string q(cql);
     std::string word = q.substr(0, q.find(' '));
     std::string arg = q.find(' ') == std::string::npos ? "" : q.substr(q.find(' ') + 1);
@@ -132,6 +154,15 @@ inline Result<ResultSet> FakeSession::execute(std::string_view cql, const QueryO
     return Status::invalid("unconfigured table " + word);
 }
 
+inline Task<Result<ResultSet>> FakeSession::execute_async(std::string_view cql,
+                                                          const QueryOptions& options) {
+    if (cql.substr(0, 6) == "DEFER ") {
+        const int rows = co_await db_.deferred(std::string(cql.substr(6))).wait();
+        co_return run("ROWS " + std::to_string(rows), options);
+    }
+    co_return run(cql, options);
+}
+
 inline Result<PreparedStatement> FakeSession::prepare(std::string_view cql) {
     if (cql.substr(0, 6) == "SYNTAX") return Status::syntax("bad");
     PreparedStatement p;
@@ -148,8 +179,8 @@ inline Result<PreparedStatement> FakeSession::prepare(std::string_view cql) {
     return p;
 }
 
-inline Result<ResultSet> FakeSession::execute_prepared(std::string_view id,
-                                                       const QueryOptions& options) {
+inline Result<ResultSet> FakeSession::run_prepared(std::string_view id,
+                                                   const QueryOptions& options) {
     std::string query;
     {
         std::lock_guard lock(db_.mu_);
@@ -162,12 +193,11 @@ inline Result<ResultSet> FakeSession::execute_prepared(std::string_view id,
         }
         query = it->second;
     }
-    return execute(query, options);
+    return run(query, options);
 }
 
-inline Result<ResultSet> FakeSession::execute_batch(BatchType,
-                                                    const std::vector<BatchEntry>& entries,
-                                                    const QueryOptions&) {
+inline Result<ResultSet> FakeSession::run_batch(BatchType, const std::vector<BatchEntry>& entries,
+                                                const QueryOptions&) {
     for (const auto& e : entries) {
         if (!e.prepared_id.empty()) {
             std::lock_guard lock(db_.mu_);

@@ -6,6 +6,7 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <mutex>
 #include <thread>
 
 #include "client/client.h"
@@ -65,6 +66,58 @@ TEST_F(ServerClientTest, QueryPagingAndErrors) {
     EXPECT_EQ(err.status().code(), ErrorCode::kAlreadyExists);
     EXPECT_EQ(err.status().detail2, "tbl");
     EXPECT_TRUE(c->query("VOID").is_ok());
+}
+
+// A statement waiting for other nodes does not hold its connection or its
+// loop: later requests are answered first, and its own answer comes when it
+// finishes, on the connection's loop.
+TEST_F(ServerClientTest, WaitingStatementsAreAnsweredWhenTheyFinish) {
+    auto c = connect();
+    ASSERT_TRUE(c);
+    std::mutex mu;
+    std::condition_variable cv;
+    std::vector<std::string> order;
+    auto record = [&](const std::string& what) {
+        return [&, what](Result<client::QueryResult> r) {
+            std::lock_guard lock(mu);
+            order.push_back(what + (r.is_ok() ? ":" + std::to_string(r->rows.size()) : ":error"));
+            cv.notify_all();
+        };
+    };
+    c->query_async("DEFER a", {}, record("a"));
+    c->query_async("DEFER b", {}, record("b"));
+    c->query_async("ROWS 1", {}, record("plain"));
+    auto wait_for = [&](size_t n) {
+        std::unique_lock lock(mu);
+        return cv.wait_for(lock, std::chrono::seconds(5), [&] { return order.size() >= n; });
+    };
+    ASSERT_TRUE(wait_for(1));
+    EXPECT_EQ(order[0], "plain:1");
+    // Another connection (maybe on the other loop) is served meanwhile.
+    auto other = connect();
+    ASSERT_TRUE(other);
+    EXPECT_TRUE(other->query("VOID").is_ok());
+    db.finish_deferred("b", 2);
+    ASSERT_TRUE(wait_for(2));
+    db.finish_deferred("a", 3);
+    ASSERT_TRUE(wait_for(3));
+    EXPECT_EQ(order, (std::vector<std::string>{"plain:1", "b:2", "a:3"}));
+    EXPECT_EQ(c->in_flight(), 0u);
+}
+
+TEST_F(ServerClientTest, AConnectionClosedWhileAStatementWaitsIsForgotten) {
+    {
+        auto c = connect();
+        ASSERT_TRUE(c);
+        c->query_async("DEFER gone", {}, [](Result<client::QueryResult>) {});
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        c->close();
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    db.finish_deferred("gone", 1);  // completes on a closed connection: dropped
+    auto c = connect();
+    ASSERT_TRUE(c);
+    EXPECT_TRUE(c->query("ROWS 2").is_ok());
 }
 
 TEST_F(ServerClientTest, PrepareExecuteAndRepreparation) {

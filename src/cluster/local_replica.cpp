@@ -1,8 +1,7 @@
-#include "query/replica.h"
-
+#include "cluster/replica.h"
 #include "storage/store.h"
 
-namespace tessel::query {
+namespace tessel::cluster {
 namespace {
 
 class LocalStream final : public PartitionStream {
@@ -23,9 +22,10 @@ class LocalCursor final : public PartitionCursor {
     explicit LocalCursor(std::unique_ptr<storage::PartitionScanner> s) : s_(std::move(s)) {}
     bool next() override { return s_->next(); }
     const std::string& partition_key() const override { return s_->partition_key(); }
-    Result<std::unique_ptr<PartitionStream>> read(const SliceSpec& slice) override {
-        TESSEL_ASSIGN_OR_RETURN(auto r, s_->read(slice));
-        return std::unique_ptr<PartitionStream>(new LocalStream(std::move(r)));
+    Task<Result<std::unique_ptr<PartitionStream>>> read(const SliceSpec& slice) override {
+        auto r = s_->read(slice);
+        if (!r.is_ok()) co_return std::move(r).status();
+        co_return std::unique_ptr<PartitionStream>(new LocalStream(std::move(r).value()));
     }
     Status status() const override { return s_->status(); }
 
@@ -37,22 +37,24 @@ class LocalReplica final : public Replica {
   public:
     explicit LocalReplica(storage::Store* store) : store_(store) {}
 
-    Status apply(const std::string& table_id, const storage::PartitionMutation& m) override {
-        return store_->apply(table_id, m);
+    Task<Status> apply(const std::string& table_id, const storage::PartitionMutation& m,
+                       const RequestOptions&) override {
+        co_return store_->apply(table_id, m);
     }
-    Result<std::unique_ptr<PartitionStream>> read(const std::string& table_id,
-                                                  const std::string& partition_key,
-                                                  const SliceSpec& slice,
-                                                  int64_t now_seconds) override {
-        TESSEL_ASSIGN_OR_RETURN(
-            auto r, store_->read_partition(table_id, partition_key, slice, now_seconds));
-        return std::unique_ptr<PartitionStream>(new LocalStream(std::move(r)));
+    Task<Result<std::unique_ptr<PartitionStream>>> read(const std::string& table_id,
+                                                        const std::string& partition_key,
+                                                        const SliceSpec& slice, int64_t now_seconds,
+                                                        const RequestOptions&) override {
+        auto r = store_->read_partition(table_id, partition_key, slice, now_seconds);
+        if (!r.is_ok()) co_return std::move(r).status();
+        co_return std::unique_ptr<PartitionStream>(new LocalStream(std::move(r).value()));
     }
-    Result<std::unique_ptr<PartitionCursor>> scan(const std::string& table_id,
-                                                  const KeyRange& range,
-                                                  int64_t now_seconds) override {
-        TESSEL_ASSIGN_OR_RETURN(auto s, store_->scan_partitions(table_id, range, now_seconds));
-        return std::unique_ptr<PartitionCursor>(new LocalCursor(std::move(s)));
+    Task<Result<std::unique_ptr<PartitionCursor>>> scan(const std::string& table_id,
+                                                        const KeyRange& range, int64_t now_seconds,
+                                                        const RequestOptions&) override {
+        auto s = store_->scan_partitions(table_id, range, now_seconds);
+        if (!s.is_ok()) co_return std::move(s).status();
+        co_return std::unique_ptr<PartitionCursor>(new LocalCursor(std::move(s).value()));
     }
     Status create_table(const std::string& table_id, int32_t gc_grace_seconds) override {
         storage::TableStorageOptions o;
@@ -88,4 +90,4 @@ std::unique_ptr<Replica> make_local_replica(storage::Store* store) {
     return std::make_unique<LocalReplica>(store);
 }
 
-}  // namespace tessel::query
+}  // namespace tessel::cluster
