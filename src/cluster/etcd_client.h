@@ -13,6 +13,10 @@
 // tried is named); an error reply carries etcd's own message; a reply that
 // is not what the gateway sends is reported as malformed. Nothing throws
 // and no reply, however malformed, crashes the client.
+//
+// etcd's own limits apply (its defaults): requests of at most 1.5 MiB
+// (--max-request-bytes), at most 128 operations per transaction
+// (--max-txn-ops); past them etcd refuses the request with its message.
 #pragma once
 
 #include <atomic>

@@ -74,7 +74,8 @@ class EtcdProcess {
         return false;
     }
 
-    // SIGTERM, waiting for the exit (SIGKILL after 10 s).
+    // SIGTERM, waiting for the exit (SIGKILL after 10 s, or at once when
+    // paused).
     void stop() {
         if (pid_ <= 0) return;
         ::kill(pid_, paused_ ? SIGKILL : SIGTERM);
