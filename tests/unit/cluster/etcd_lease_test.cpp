@@ -97,14 +97,14 @@ TEST_F(EtcdLeaseTest, KeyExpiresWithoutKeeperAndStaysWithOne) {
     ASSERT_TRUE(abandoned.is_ok());
     ASSERT_TRUE(c.put(key("abandoned"), "v", abandoned->id).is_ok());
     LossLog losses;
-    auto keeper = LeaseKeeper::start(c, 1, losses.callback());
+    auto keeper = LeaseKeeper::start(c, 2, losses.callback());
     ASSERT_TRUE(keeper.is_ok()) << keeper.status().to_string();
     const int64_t kept_id = (*keeper)->lease_id();
     ASSERT_TRUE(c.put(key("kept"), "v", kept_id).is_ok());
 
     EXPECT_TRUE(
         test::eventually([&] { return c.get(key("abandoned"))->kvs.empty(); }, milliseconds(5000)));
-    // Several TTLs pass: the kept key is still there.
+    // Two TTLs of the kept lease pass: its key is still there.
     std::this_thread::sleep_for(milliseconds(2500));
     auto kept = c.get(key("kept"));
     ASSERT_TRUE(kept.is_ok());
