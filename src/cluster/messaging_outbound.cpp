@@ -233,8 +233,12 @@ void OutboundConnection::read_reply(const LinkPtr& link) {
         link->in.commit(n);
         if (link != self->link_ || self->state_ != State::kConnecting) return;
         if (ec) {
+            // A TLS acceptor drops a plain hello without a word.
+            const std::string hint =
+                link->socket.is_tls() ? ""
+                                      : "; does the peer require TLS (server_encryption_options)?";
             return self->connection_failed(
-                "the connection closed during the handshake (" + ec.message() + ")", true);
+                "the connection closed during the handshake (" + ec.message() + ")" + hint, true);
         }
         auto decoded = decode_handshake(link->in.data());
         if (!decoded.is_ok()) {
