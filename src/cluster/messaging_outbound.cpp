@@ -468,8 +468,8 @@ void OutboundConnection::set_reachable(bool up) {
     if (ctx_.listener) ctx_.listener(peer_, up);
 }
 
-OutboundStats OutboundConnection::stats() const {
-    OutboundStats s;
+PeerStats OutboundConnection::stats() const {
+    PeerStats s;
     s.connected = connected_.load(std::memory_order_relaxed);
     s.queued_bytes = reserved_bytes_.load(std::memory_order_relaxed);
     s.pending_requests = pending_count_.load(std::memory_order_relaxed);

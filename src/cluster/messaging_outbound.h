@@ -25,13 +25,6 @@
 
 namespace tessel::cluster::detail {
 
-struct OutboundStats {
-    bool connected = false;
-    size_t queued_bytes = 0;       // queued and being written, not yet sent
-    size_t pending_requests = 0;   // awaiting their reply (or still queued)
-    uint64_t dropped_one_way = 0;  // one-way messages dropped (overloaded, unreachable)
-};
-
 class OutboundConnection : public std::enable_shared_from_this<OutboundConnection> {
   public:
     using Clock = std::chrono::steady_clock;
@@ -53,7 +46,7 @@ class OutboundConnection : public std::enable_shared_from_this<OutboundConnectio
     // close() posted onto the strand (any thread).
     void post_close(const std::string& why);
 
-    OutboundStats stats() const;
+    PeerStats stats() const;
 
   private:
     enum class State { kIdle, kConnecting, kReady, kBackoff, kClosed };

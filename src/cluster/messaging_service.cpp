@@ -252,15 +252,8 @@ std::optional<MessagingService::Clock::time_point> MessagingService::last_heard(
 }
 
 PeerStats MessagingService::peer_stats(const PeerAddress& peer) const {
-    PeerStats out;
-    if (auto c = find_outbound(peer)) {
-        const auto s = c->stats();
-        out.connected = s.connected;
-        out.queued_bytes = s.queued_bytes;
-        out.pending_requests = s.pending_requests;
-        out.dropped_one_way = s.dropped_one_way;
-    }
-    return out;
+    auto c = find_outbound(peer);
+    return c ? c->stats() : PeerStats{};
 }
 
 void MessagingService::disconnect(const PeerAddress& peer) {

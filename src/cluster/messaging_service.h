@@ -54,14 +54,6 @@ namespace detail {
 class OutboundConnection;
 }
 
-// The state of this node's connection to one peer.
-struct PeerStats {
-    bool connected = false;        // the handshake is done and the connection open
-    size_t queued_bytes = 0;       // queued or being written, not yet sent (<= the bound)
-    size_t pending_requests = 0;   // sent or queued, awaiting their reply
-    uint64_t dropped_one_way = 0;  // one-way messages dropped (overloaded, unreachable)
-};
-
 class MessagingService {
   public:
     using Clock = std::chrono::steady_clock;

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <utility>
@@ -89,6 +90,14 @@ class [[nodiscard]] MessagingResult {
 
   private:
     std::variant<std::string, MessagingError> v_;
+};
+
+// The state of this node's connection to one peer.
+struct PeerStats {
+    bool connected = false;        // the handshake is done and the connection open
+    size_t queued_bytes = 0;       // queued or being written, not yet sent (<= the bound)
+    size_t pending_requests = 0;   // sent or queued, awaiting their reply
+    uint64_t dropped_one_way = 0;  // one-way messages dropped (overloaded, unreachable)
 };
 
 // Serves one verb. Runs on a messaging io thread and may suspend; the
