@@ -35,6 +35,7 @@ const std::map<std::string, Target>& targets() {
         {"compression", tessel::fuzz::fuzz_compression},
         {"type_option", tessel::fuzz::fuzz_type_option},
         {"paging_state", tessel::fuzz::fuzz_paging_state},
+        {"messaging_frame", tessel::fuzz::fuzz_messaging_frame},
     };
     return t;
 }

@@ -19,7 +19,7 @@ shift || true
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${FUZZ_BUILD:-$ROOT/build-asan}
 JOBS=${FUZZ_JOBS:-2}
-ALL_TARGETS=(frame cql values compression type_option paging_state)
+ALL_TARGETS=(frame cql values compression type_option paging_state messaging_frame)
 if [[ $# -gt 0 ]]; then TARGETS=("$@"); else TARGETS=("${ALL_TARGETS[@]}"); fi
 
 # Longest input per target: frames up to a few KiB (the fuzz parser's max
@@ -32,6 +32,7 @@ max_len() {
         compression) echo 8192 ;;
         type_option) echo 1024 ;;
         paging_state) echo 1024 ;;
+        messaging_frame) echo 16384 ;;
         *) echo 4096 ;;
     esac
 }

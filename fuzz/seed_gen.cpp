@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "cluster/messaging_frame.h"
 #include "protocol/compression.h"
 #include "protocol/frame.h"
 #include "protocol/requests.h"
@@ -302,6 +303,39 @@ void paging_states() {
     put("paging_state", "partition_done_body", d.substr(0, d.size() - 32));
 }
 
+// Internode streams: a hello followed by the frames of a connection, a
+// reply stream, and a refusal.
+void messaging_frames() {
+    using namespace tessel::cluster;
+    Handshake hello;
+    hello.cluster_name = "Test Cluster";
+    hello.host_id =
+        std::string("\x5e\x1f\x00\x42\x10\x20\x30\x40\x50\x60\x70\x80\x90\xa0\xb0\xc0", 16);
+    hello.address = "127.0.0.2";
+    hello.port = 7000;
+    const std::string request = encode_frame({7, FrameKind::kRequest, 1, 5}, "write") +
+                                encode_frame({7, FrameKind::kRequest, 2, 0}, "") +
+                                encode_frame({0, FrameKind::kPing, 3, 0}, "") +
+                                encode_frame({9, FrameKind::kOneWay, 0, 4}, "hint");
+    put("messaging_frame", "hello_requests", encode_handshake(hello) + request);
+    Status failed(ErrorCode::kWriteTimeout, "replica timed out");
+    failed.detail1 = "one";
+    const std::string error = encode_error_payload(failed);
+    Handshake accepted = hello;
+    accepted.min_version = accepted.max_version = kMessagingVersion;
+    put("messaging_frame", "accept_replies",
+        encode_handshake(accepted) + encode_frame({7, FrameKind::kResponse, 2, 2}, "ok") +
+            encode_frame({7, FrameKind::kError, 1, static_cast<uint32_t>(error.size())}, error) +
+            encode_frame({0, FrameKind::kPong, 3, 0}, ""));
+    Handshake refused = accepted;
+    refused.refused = true;
+    refused.reason = "its cluster name 'a' is not this node's 'b'";
+    put("messaging_frame", "refusal", encode_handshake(refused));
+    put("messaging_frame", "frames_only", request);
+    put("messaging_frame", "large_payload",
+        encode_frame({7, FrameKind::kRequest, 4, 3000}, std::string(3000, 'x')));
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -315,5 +349,6 @@ int main(int argc, char** argv) {
     type_options();
     compression();
     paging_states();
+    messaging_frames();
     return g_errors == 0 ? 0 : 1;
 }

@@ -45,6 +45,12 @@ void fuzz_type_option(const uint8_t* data, size_t size);
 // or foreign-signed one must be refused.
 void fuzz_paging_state(const uint8_t* data, size_t size);
 
+// decode_handshake of the input (one that decodes must survive encode +
+// decode), then decode_frame over the rest fed in pseudo-random chunks (max
+// payload 4 KiB) as a connection reads it: frames re-encode to their bytes,
+// error payloads round-trip, and nothing complete is left waiting.
+void fuzz_messaging_frame(const uint8_t* data, size_t size);
+
 // Prints "fuzz invariant broken in <target>: <what>" and aborts.
 [[noreturn]] void fuzz_fail(std::string_view target, std::string_view what);
 
