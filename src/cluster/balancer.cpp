@@ -104,8 +104,10 @@ Result<Plan> plan_round(const Input& input, const Config& config) {
     detail::check_decommissions(s, plan);
     s.set_targets();
     detail::plan_placement(s, plan);
-    detail::plan_splits(s, plan);
+    const size_t balancing = plan.actions.size();
+    const auto hot = detail::find_hot(s);
     detail::plan_moves(s, plan);
+    detail::plan_splits(s, plan, hot, balancing);
 
     plan.nodes.resize(input.nodes.size());
     for (const auto& r : s.nodes) {

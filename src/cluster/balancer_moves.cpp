@@ -11,11 +11,12 @@
 // it sends one replica to one of the least loaded nodes below the mean; a
 // node below it takes one from the most loaded above the mean. Among the
 // candidates the best improvement of F per byte moved (plus a fixed cost
-// per move) wins. When no single move helps, a swap may: a hot small tablet
-// one way and a cold large one the other, which evens heat without unevening
-// bytes (or the reverse).
+// per move) wins. Swaps compete with single moves: a hot small tablet one
+// way and a cold large one the other evens heat without unevening bytes (or
+// the reverse), where a single move would trade one for the other.
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 #include "cluster/balancer_state.h"
@@ -163,19 +164,28 @@ class Mover {
         }
     }
 
-    bool movable(int32_t t, int g) const {
+    // Whether t's replica on node n may move in domain g. A hot tablet only
+    // moves away from another hot one on its node: the halves of a split
+    // spread; one alone is split instead.
+    bool movable(int32_t t, int32_t n, int g) const {
         const TabletRec& tr = s_.tablets[t];
-        return !tr.frozen && !tr.touched && !tr.hot && !tr.needs_fix && tr.simple == (g == 0);
+        return !tr.frozen && !tr.touched && !tr.needs_fix && tr.simple == (g == 0) &&
+               (!tr.hot || s_.hot_on[n] >= 2);
     }
 
     // Node n's tablets by ascending value in `dim`, built on first use. A
     // tablet that moves is touched, so entries that go stale are skipped
-    // with the unmovable ones.
-    struct Entry {
-        double v;
-        int32_t t;
-        bool operator<(const Entry& o) const { return v < o.v || (v == o.v && t < o.t); }
-    };
+    // with the unmovable ones. An entry is the value as a float's bits (in
+    // order for values >= 0) above the tablet index: one integer to sort.
+    using Entry = uint64_t;
+    static Entry entry(double v, uint32_t t = 0) {
+        const float f = static_cast<float>(std::max(v, 0.0));
+        uint32_t bits;
+        std::memcpy(&bits, &f, sizeof bits);
+        return static_cast<uint64_t>(bits) << 32 | t;
+    }
+    static int32_t tablet_of(Entry e) { return static_cast<int32_t>(e & 0xffffffffu); }
+
     const std::vector<Entry>& sorted(int32_t n, int dim) {
         auto& list = lists_[n][dim];
         if (built_[n][dim]) return list;
@@ -183,24 +193,28 @@ class Mover {
         for (int32_t t : s_.nodes[n].tablets) {
             const TabletRec& tr = s_.tablets[t];
             // Stale entries are of touched tablets (see NodeRec::tablets).
-            if (!tr.frozen && !tr.touched && !tr.hot && !tr.needs_fix)
-                list.push_back({value(tr, dim), t});
+            if (!tr.frozen && !tr.touched && !tr.needs_fix)
+                list.push_back(entry(value(tr, dim), static_cast<uint32_t>(t)));
         }
         std::sort(list.begin(), list.end());
         return list;
     }
 
     // Calls f(t) for up to `count` movable tablets of node n in domain g with
-    // a value in `dim` below `limit`, largest first.
+    // a value in `dim` below `limit` (to float precision), largest first.
     template <typename F>
     void scan(int32_t n, int dim, int g, double limit, int count, F f) {
+        if (limit <= 0) return;
         const auto& list = sorted(n, dim);
-        auto it = std::lower_bound(list.begin(), list.end(), Entry{limit, -1});
+        auto it = std::isinf(limit) ? list.end()
+                                    : std::lower_bound(list.begin(), list.end(), entry(limit));
         while (it != list.begin() && count > 0) {
             --it;
-            if (it->v <= 0 || !movable(it->t, g)) continue;
+            if ((*it >> 32) == 0) break;  // zero: cannot improve `dim`
+            const int32_t t = tablet_of(*it);
+            if (!movable(t, n, g)) continue;
             --count;
-            f(it->t);
+            f(t);
         }
     }
 
@@ -209,19 +223,19 @@ class Mover {
     template <typename F>
     void near(int32_t n, int dim, int g, double target, F f) {
         const auto& list = sorted(n, dim);
-        const auto mid = std::lower_bound(list.begin(), list.end(), Entry{target, -1});
+        const auto mid = std::lower_bound(list.begin(), list.end(), entry(target));
         int count = kSwapNear;
         for (auto it = mid; it != list.end() && count > 0; ++it) {
-            if (!movable(it->t, g)) continue;
+            if (!movable(tablet_of(*it), n, g)) continue;
             --count;
-            f(it->t);
+            f(tablet_of(*it));
         }
         count = kSwapNear;
         for (auto it = mid; it != list.begin() && count > 0;) {
             --it;
-            if (!movable(it->t, g)) continue;
+            if (!movable(tablet_of(*it), n, g)) continue;
             --count;
-            f(it->t);
+            f(tablet_of(*it));
         }
     }
 
@@ -330,10 +344,11 @@ class Mover {
     }
 
     // One action for `node`, above the band (push: it sends) or below it
-    // (it receives): a move from the domain's candidates, else from its
-    // rack's; failing both, a swap. False when nothing helps.
+    // (it receives), with the domain's candidates, else its rack's: the best
+    // single move or swap. False when nothing helps.
     bool act(int g, int dim, int32_t node, bool push) {
         const Side sn = side(s_, node);
+        const bool swaps = s_.active[1 - dim] && s_.moves + 2 <= s_.config->max_moves;
         for (int level = 0; level < 2; ++level) {
             gather(g, dim, node, !push, level);
             Candidate best;
@@ -344,20 +359,8 @@ class Mover {
                 const Side& sb = push ? so : sn;
                 scan(a, dim, g, max_value(dim, sa, sb), kScan,
                      [&](int32_t t) { consider_move(dim, t, a, sa, b, sb, &best); });
-            }
-            if (apply(best, dim)) return true;
-        }
-        if (!s_.active[1 - dim] || s_.moves + 2 > s_.config->max_moves) return false;
-        for (int level = 0; level < 2; ++level) {
-            gather(g, dim, node, !push, level);
-            Candidate best;
-            for (int32_t o : others_) {
-                const int32_t a = push ? node : o, b = push ? o : node;
                 // A swap sends and receives on both nodes.
-                if (s_.nodes[a].in_slots <= 0 || s_.nodes[b].out_slots <= 0) continue;
-                const Side so = side(s_, o);
-                const Side& sa = push ? sn : so;
-                const Side& sb = push ? so : sn;
+                if (!swaps || s_.nodes[a].in_slots <= 0 || s_.nodes[b].out_slots <= 0) continue;
                 scan(a, dim, g, std::numeric_limits<double>::infinity(), kSwapScan,
                      [&](int32_t t) { consider_swaps(dim, g, t, a, sa, b, sb, &best); });
             }

@@ -152,9 +152,10 @@ void apply_plan(Input* input, const Plan& plan) {
         t.migration.reset();
 }
 
-SimResult simulate(Input input, const Config& config, int max_rounds) {
+SimResult simulate(Input input, const Config& config, int max_rounds, double target) {
     SimResult out;
     double total_ms = 0;
+    std::unordered_map<TabletId, uint64_t, IdHash> sizes;
     for (int round = 0; round < max_rounds; ++round) {
         const auto start = std::chrono::steady_clock::now();
         auto plan = plan_round(input, config);
@@ -163,13 +164,16 @@ SimResult simulate(Input input, const Config& config, int max_rounds) {
                 .count();
         if (!plan.is_ok()) {
             out.status = plan.status();
-            return out;
+            break;
         }
         out.rounds.push_back({ms, plan->stats});
         total_ms += ms;
         out.max_plan_ms = std::max(out.max_plan_ms, ms);
         out.bytes = plan->stats.bytes_after;
         out.heat = plan->stats.heat_after;
+        if (out.rounds_to_target < 0 && out.bytes.max_over_mean <= target &&
+            out.heat.max_over_mean <= target)
+            out.rounds_to_target = round + (plan->actions.empty() ? 0 : 1);
         if (plan->actions.empty()) {
             out.converged = true;
             break;
@@ -177,9 +181,15 @@ SimResult simulate(Input input, const Config& config, int max_rounds) {
         out.moves += plan->stats.moves;
         out.splits += plan->stats.splits;
         out.drops += plan->stats.drops;
+        sizes.clear();
+        for (const Tablet& t : input.tablets)
+            sizes[t.id] = t.size_bytes;
+        for (const Action& a : plan->actions)
+            if (a.kind == ActionKind::kMove) out.bytes_moved += sizes[a.tablet];
         apply_plan(&input, *plan);
     }
     if (!out.rounds.empty()) out.mean_plan_ms = total_ms / out.rounds.size();
+    out.final = std::move(input);
     return out;
 }
 

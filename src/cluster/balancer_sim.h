@@ -49,16 +49,21 @@ struct SimResult {
     Status status;                 // the first plan_round error, if any
     std::vector<SimRound> rounds;  // the last one is the empty plan when converged
     bool converged = false;
+    // The first round after which bytes and heat were both within
+    // `target` max/mean (-1: never), counted from 1.
+    int rounds_to_target = -1;
     size_t moves = 0;
     size_t splits = 0;
     size_t drops = 0;
     Spread bytes;  // of the final placement
     Spread heat;
+    uint64_t bytes_moved = 0;  // by the moves, in total
     double max_plan_ms = 0;
     double mean_plan_ms = 0;
+    Input final;  // the placement after the last round
 };
 
 // Plans and applies rounds until a plan is empty or `max_rounds` were run.
-SimResult simulate(Input input, const Config& config, int max_rounds);
+SimResult simulate(Input input, const Config& config, int max_rounds, double target = 1.10);
 
 }  // namespace tessel::cluster::balancer

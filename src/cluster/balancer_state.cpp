@@ -253,6 +253,10 @@ void record_move(State& s, Plan& plan, int32_t t, int32_t from, int32_t to, int3
     plan.actions.push_back(std::move(a));
     if (from >= 0) s.remove_replica(t, from);
     s.add_replica(t, to);
+    if (tr.hot && !s.hot_on.empty()) {
+        if (from >= 0) s.hot_on[from]--;
+        s.hot_on[to]++;
+    }
     s.take_in_slot(to);
     s.take_out_slot(source);
     tr.touched = true;

@@ -56,7 +56,7 @@ struct TabletRec {
     bool simple = false;            // SimpleStrategy: balanced across the cluster
     bool frozen = false;            // a migration is in progress
     bool touched = false;           // has an action in this plan
-    bool hot = false;               // to be split, not moved
+    bool hot = false;               // to be split; moves only to part from another hot one
     bool needs_fix = false;         // placement is wrong: balancing leaves it alone
 };
 
@@ -90,6 +90,9 @@ struct State {
     double move_cost = 1;              // bytes a move costs beyond its tablet's
     bool any_simple = false;
     size_t moves = 0;
+    // Per node: replicas of hot tablets it holds. A hot tablet sharing its
+    // node with another (the halves of an earlier split) may move away.
+    std::vector<int> hot_on;
     // (tablet << 32 | node): the previous round moved the tablet off the node.
     std::unordered_set<uint64_t> forbidden;
 
@@ -141,10 +144,21 @@ std::vector<int> balanced_groups(const State& s);
 // Pins every leaving node whose replicas the remaining nodes cannot hold.
 void check_decommissions(State& s, Plan& plan);
 
+// A tablet to split, most urgent first.
+struct HotTablet {
+    double over = 0;  // its heat (size) over the split threshold
+    int32_t t = -1;
+    Reason reason = Reason::kSplitHot;
+};
+
 // The phases of plan_round, in order; each appends its actions to the plan.
 void plan_placement(State& s, Plan& plan);
-void plan_splits(State& s, Plan& plan);
+// Marks the hot tablets (TabletRec::hot, State::hot_on) and lists them.
+std::vector<HotTablet> find_hot(State& s);
 void plan_moves(State& s, Plan& plan);
+// Splits the hot tablets no move touched (up to Config::max_splits),
+// inserting the actions at `at` (before the balancing moves).
+void plan_splits(State& s, Plan& plan, const std::vector<HotTablet>& hot, size_t at);
 
 // Records an action in the plan and applies it to the projected state; the
 // tablet is touched (no other action this round). A move with `from` -1 adds

@@ -81,11 +81,12 @@ TEST(BalancerHeatTest, HotTabletsOnTwoOfThreeNodesAreSpread) {
     EXPECT_LE(after.heat_before.max_over_mean, 1.10);
     EXPECT_GE(after.heat_before.min_over_mean, 0.90);
     EXPECT_LE(after.bytes_before.max_over_mean, 1.10);
-    size_t hot_on_n3 = 0;
+    // n3 carries its share of the hot tablets' load (whole or split).
+    double hot_on_n3 = 0;
     for (const Tablet& t : r.input.tablets)
-        hot_on_n3 += t.heat.reads_per_sec > 50 && t.replicas[0] == "n3";
-    EXPECT_EQ(hot_on_n3, 4u);
-    EXPECT_LE(r.moves, 12u);
+        if (t.heat.reads_per_sec > 10 && t.replicas[0] == "n3") hot_on_n3 += t.heat.reads_per_sec;
+    EXPECT_GE(hot_on_n3, 300);
+    EXPECT_LE(r.moves, 16u);
 }
 
 TEST(BalancerHeatTest, AVeryHotTabletIsSplitBeforeItIsMoved) {
