@@ -23,15 +23,19 @@
 //  2. Even bytes per node, relative to its capacity weight.
 //  3. Even heat per node (heat_score() of each replica's tablet), likewise.
 //  4. Few moves: nothing moves while every node of a data centre is within the
-//     dead band of the mean; among useful moves the one with the best
-//     improvement per byte moved wins; no move puts a replica back on a node
-//     the previous round moved it off. Every balancing move strictly lowers
-//     the sum over nodes of squared deviations from the mean (bytes and
-//     heat), so repeated rounds over an unchanged input converge to an empty
-//     plan.
+//     dead band of the mean; among useful moves (and swaps of two tablets)
+//     the one with the best improvement per byte moved wins; no move puts a
+//     replica back on a node the previous round moved it off. Every
+//     balancing move strictly lowers the sum over nodes of squared
+//     deviations from the mean (bytes and heat), so repeated rounds over an
+//     unchanged input converge to an empty plan.
 // A tablet so hot (or so large) that it alone passes Config::hot_fraction of a
 // node's fair share is split before it is moved: the caller splits it into
-// two halves on the same replicas and the next rounds may move a half away.
+// two halves on the same replicas, and in the next rounds a half that shares
+// its node with another hot tablet (its sibling) may move away while the
+// one left is split again, so a very hot tablet spreads over twice as many
+// nodes every round or two. A node still outside the band whose excess only
+// a tablet larger than the excess could carry gets that tablet split too.
 //
 // Thread-safety: plan_round() touches nothing but its arguments.
 #pragma once
@@ -123,9 +127,11 @@ struct Tablet {
     uint32_t replication = 0;  // index into Input::replications
     uint64_t size_bytes = 0;
     TabletHeat heat;
-    std::vector<std::string> replicas;   // host ids, distinct; unknown ones count as removed
-    std::optional<Migration> migration;  // in progress: the tablet is not touched
-    bool splittable = true;              // false for a single partition or token
+    std::vector<std::string> replicas;  // host ids, distinct; unknown ones count as removed
+    // In progress: the tablet is not touched, and counts as already on `to`
+    // and off `from` (so the planner does not move more off `from` meanwhile).
+    std::optional<Migration> migration;
+    bool splittable = true;  // false for a single partition or token
 };
 
 // A move of the previous round (Action::tablet, from, to of its kMove).
@@ -157,7 +163,8 @@ struct Config {
     size_t max_moves = std::numeric_limits<size_t>::max();
     size_t max_splits = 64;
     // A splittable tablet whose heat (size) exceeds this fraction of a node's
-    // fair share of heat (bytes) in its data centre is split, not moved.
+    // fair share of heat (bytes) in its data centre is split, not moved
+    // (unless it moves away from its sibling, see above).
     double hot_fraction = 0.5;
     HeatWeights heat_weights;
     // Breaks ties between equally good moves; the plan is a function of the
@@ -183,8 +190,9 @@ enum class Reason {
     kExcessReplica,   // more replicas than the replication factor (or a removed one)
     kBytes,           // evens bytes per node
     kHeat,            // evens heat per node
-    kSplitHot,        // the tablet alone passes hot_fraction of a node's heat
-    kSplitLarge,      // the tablet alone passes hot_fraction of a node's bytes
+    kSplitHot,        // the tablet alone passes hot_fraction of a node's heat, or
+                      // is hotter than what its node must shed
+    kSplitLarge,      // the same for bytes
 };
 
 std::string_view reason_name(Reason reason);
@@ -199,7 +207,8 @@ struct Action {
     std::string from;
     std::string to;  // kMove only
     // kMove: the up replica that streams the data to `to` (its out slot is
-    // charged). rebuild: it is not `from` (`from` is removed or "", or busy):
+    // charged): `from` itself when it is up (leaving, or normal), since it
+    // may hold writes the others missed. rebuild: `from` is removed or "":
     // the new replica is built from the surviving replicas.
     std::string stream_from;
     bool rebuild = false;

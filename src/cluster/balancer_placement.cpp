@@ -85,10 +85,12 @@ int32_t pick_destination(const State& s, int32_t t, int g, const std::vector<int
     return -1;
 }
 
-// The up replica of t that streams a new one to `to`: `preferred` when it
-// can, else one with a free out slot, nearest first (same data centre).
-int32_t pick_source(const State& s, int32_t t, int32_t preferred, int32_t to) {
-    if (preferred >= 0 && up(s, preferred) && s.nodes[preferred].out_slots > 0) return preferred;
+// The up replica of t that streams a new one to `to`. A replica that is up
+// streams its own replacement (-1 while its out slots are busy): it may hold
+// writes the others missed. A lost one is rebuilt from one of the others
+// with a free out slot, nearest first (same data centre).
+int32_t pick_source(const State& s, int32_t t, int32_t from, int32_t to) {
+    if (from >= 0 && up(s, from)) return s.nodes[from].out_slots > 0 ? from : -1;
     int32_t best = -1;
     auto rank = [&](int32_t n) {
         return std::make_tuple(s.nodes[n].dc == s.nodes[to].dc, s.nodes[n].out_slots, -n);
@@ -276,6 +278,7 @@ void fix(State& s, Plan& plan, int32_t t, const Diagnosis& d) {
         return;  // otherwise every candidate is busy: a later round
     }
     const int32_t source = pick_source(s, t, d.from, to);
+    if (source < 0 && d.from >= 0 && up(s, d.from)) return;  // its slots are busy
     if (source < 0) {
         bool any_up = false, any_good = false;
         for (int32_t n : tr.replicas) {

@@ -121,6 +121,24 @@ TEST(BalancerHeatTest, AVeryHotTabletIsSplitBeforeItIsMoved) {
     EXPECT_LE(r.last.stats.heat_before.max_over_mean, 1.10);
 }
 
+TEST(BalancerHeatTest, TheHalvesOfAHotTabletMoveApart) {
+    Input in = one_rack(4, 1);
+    // Tablets 0 and 1 (the halves of a split, 300 reads/s each) share n1;
+    // a node's fair share is 165 reads/s, so both are hot.
+    for (int t = 0; t < 8; ++t)
+        in.tablets.push_back(
+            tablet(t, {t < 2 ? "n1" : "n" + std::to_string(t % 4 + 1)}, kGiB, t < 2 ? 300 : 10));
+    Plan plan = plan_of(in);
+    size_t moved = 0, split = 0;
+    for (const Action& a : plan.actions) {
+        if (a.tablet.index > 1) continue;
+        moved += a.kind == ActionKind::kMove && a.from == "n1";
+        split += a.kind == ActionKind::kSplit;
+    }
+    EXPECT_EQ(moved, 1u) << ::testing::PrintToString(lines(plan));
+    EXPECT_EQ(split, 1u) << ::testing::PrintToString(lines(plan));  // the one left behind
+}
+
 TEST(BalancerHeatTest, ATabletThatCannotSplitIsMovedInstead) {
     Input in = one_rack(4, 1);
     for (int t = 0; t < 8; ++t)

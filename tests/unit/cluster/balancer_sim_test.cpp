@@ -71,7 +71,7 @@ TEST(BalancerSimTest, ThousandNodesHundredThousandTablets) {
     spec.tablets = 100000;
     SimResult r = simulate(make_cluster(spec), {}, 120);
     expect_balanced(r, 120);
-    EXPECT_LT(r.max_plan_ms, 2000);  // a loaded 2-core box; about 0.1 s quiet
+    EXPECT_LT(r.max_plan_ms, 2000);  // 0.1-0.25 s measured on a loaded 2-core box
 }
 #endif
 
