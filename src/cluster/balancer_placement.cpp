@@ -189,9 +189,14 @@ Diagnosis diagnose(const State& s, int32_t t) {
         return d;
     }
     // Replicas to drop: removed, leaving, in a data centre that wants none,
-    // or more than the replication factor.
+    // or more than the replication factor. A replica where none is wanted
+    // is the last copy when the replication cannot be met (a data centre
+    // without nodes, a typo, RF 0 everywhere): it stays.
+    bool all_placeable = !domains.empty();
+    for (const auto& [dc, rf] : s.replications[s.tablets[t].repl].per_dc)
+        all_placeable = all_placeable && (dc >= 0 || rf <= 0);
     for (int32_t n : replicas) {
-        if (lost(s, n) || leaving(s, n) || (s.holder(n) && s.rf_at(t, n) == 0)) {
+        if (lost(s, n) || leaving(s, n) || (all_placeable && s.holder(n) && s.rf_at(t, n) == 0)) {
             d.cls = kDrop;
             d.from = n;
             return d;

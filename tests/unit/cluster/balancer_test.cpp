@@ -148,6 +148,26 @@ TEST(BalancerPlacementTest, ADataCentreWithoutNodesIsAProblemNotACrash) {
     EXPECT_EQ(plan.problems[0].kind, ProblemKind::kCannotPlace);
 }
 
+TEST(BalancerPlacementTest, NeverDropsTheLastCopiesForAReplicationItCannotMeet) {
+    Input in = three_nodes_rf3();
+    in.nodes.pop_back();
+    in.tablets = {tablet(0, {"n1", "n2", "n3"})};
+    // A data centre name with a typo, and replication factor 0 everywhere:
+    // the replicas in dc1 are not wanted there, but they are all there is.
+    for (Replication rep : {Replication::network_topology({{"dc-1", 3}}),
+                            Replication::network_topology({{"dc1", 0}}), Replication::simple(0)}) {
+        in.replications = {rep};
+        Plan plan = plan_of(in);
+        EXPECT_TRUE(plan.actions.empty()) << ::testing::PrintToString(lines(plan));
+    }
+    // Moved to dc2 (RF 1 there, none in dc1), the dc1 copies go once dc2 has its replica.
+    in.nodes.push_back(node("m1", "dc2", "r1"));
+    in.replications = {Replication::network_topology({{"dc1", 0}, {"dc2", 1}})};
+    Rounds r = run_rounds(in, {}, 10);
+    ASSERT_TRUE(r.converged);
+    ASSERT_EQ(r.input.tablets[0].replicas, std::vector<std::string>{"m1"});
+}
+
 TEST(BalancerPlacementTest, TooFewNodesForTheReplicationFactorIsAProblem) {
     Input in;
     in.nodes = {node("n1"), node("n2")};
