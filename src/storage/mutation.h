@@ -45,9 +45,10 @@ struct LivenessInfo {
 
 struct Cell {
     enum class Kind : uint8_t {
-        kLive = 0,          // value, possibly expiring
-        kTombstone = 1,     // deleted; `expiry` holds the local deletion time
-        kCounterDelta = 2,  // 8-byte big-endian delta; deltas of a cell add up
+        kLive = 0,           // value, possibly expiring
+        kTombstone = 1,      // deleted; `expiry` holds the local deletion time
+        kCounterDelta = 2,   // 8-byte big-endian delta; deltas of a cell add up
+        kCounterShards = 3,  // per-host shards (counter_shards.h); shards merge by clock
     };
     uint32_t column_id = 0;
     // Element of a non-frozen collection or field of a non-frozen UDT: the

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <string>
 
+#include "storage/counter_shards.h"
 #include "storage/reconcile.h"
 #include "storage/row_codec.h"
 
@@ -11,13 +12,16 @@ namespace {
 
 Status validate_row(const RowFragment& row) {
     for (const auto& c : row.cells) {
-        if (static_cast<uint8_t>(c.kind) > static_cast<uint8_t>(Cell::Kind::kCounterDelta)) {
+        if (static_cast<uint8_t>(c.kind) > static_cast<uint8_t>(Cell::Kind::kCounterShards)) {
             return Status::invalid("Invalid cell kind " + std::to_string(static_cast<int>(c.kind)) +
                                    " in mutation");
         }
         if (c.kind == Cell::Kind::kCounterDelta && c.value.size() != 8) {
             return Status::invalid("Counter delta must be an 8-byte bigint, got " +
                                    std::to_string(c.value.size()) + " bytes");
+        }
+        if (c.kind == Cell::Kind::kCounterShards && !valid_counter_shards(c.value)) {
+            return Status::invalid("Malformed counter shards in mutation");
         }
         if (c.ttl < 0 || c.expiry < 0)
             return Status::invalid("A TTL must be greater or equal to 0");

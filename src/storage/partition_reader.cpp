@@ -1,5 +1,6 @@
 #include "storage/partition_reader.h"
 
+#include "storage/counter_shards.h"
 #include "storage/reconcile.h"
 #include "storage/table_handle.h"
 
@@ -267,6 +268,10 @@ bool PartitionReader::materialize(std::string_view clustering, std::string_view 
             continue;
         }
         if (c.kind == Cell::Kind::kCounterDelta) c.kind = Cell::Kind::kLive;
+        if (c.kind == Cell::Kind::kCounterShards) {
+            c.kind = Cell::Kind::kLive;
+            c.value = encode_counter(counter_shards_total(c.value));
+        }
         out->cells.push_back(std::move(c));
     }
     return !out->marker.is_empty() || !out->cells.empty();

@@ -4,6 +4,8 @@
 #include <climits>
 #include <tuple>
 
+#include "storage/counter_shards.h"
+
 namespace tessel::storage {
 namespace {
 
@@ -27,16 +29,31 @@ Cell merge_counter_pair(const Cell& a, const Cell& b) {
     if (a.kind == Cell::Kind::kTombstone) return a;
     if (b.kind == Cell::Kind::kTombstone) return b;
     Cell sum = a;
+    sum.timestamp = std::max(a.timestamp, b.timestamp);
+    const bool a_shards = a.kind == Cell::Kind::kCounterShards;
+    const bool b_shards = b.kind == Cell::Kind::kCounterShards;
+    if (a_shards && b_shards) {
+        sum.value = merge_counter_shards(a.value, b.value);
+        return sum;
+    }
+    if (a_shards || b_shards) {
+        const Cell& delta = a_shards ? b : a;
+        sum.kind = Cell::Kind::kCounterShards;
+        sum.value = add_counter_delta((a_shards ? a : b).value, decode_counter(delta.value));
+        return sum;
+    }
     // Two's-complement wrap on overflow, as Cassandra's long arithmetic.
     sum.value =
         encode_counter(static_cast<int64_t>(static_cast<uint64_t>(decode_counter(a.value)) +
                                             static_cast<uint64_t>(decode_counter(b.value))));
-    sum.timestamp = std::max(a.timestamp, b.timestamp);
     return sum;
 }
 
 Cell merge_cell_pair(const Cell& a, const Cell& b) {
-    const bool counter = a.kind == Cell::Kind::kCounterDelta || b.kind == Cell::Kind::kCounterDelta;
+    auto is_counter = [](const Cell& c) {
+        return c.kind == Cell::Kind::kCounterDelta || c.kind == Cell::Kind::kCounterShards;
+    };
+    const bool counter = is_counter(a) || is_counter(b);
     if (counter) return merge_counter_pair(a, b);
     return reconcile_cells(a, b);
 }

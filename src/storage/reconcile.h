@@ -9,13 +9,12 @@
 // greater value wins.
 //
 // Counters: deltas of one cell add up into one delta carrying the highest
-// timestamp. A counter tombstone beats any delta whatever the timestamps, as
-// in Cassandra (a deleted counter stays deleted until its tombstone is purged);
-// this keeps merging associative and commutative. Deltas a row deletion
-// shadows are dropped before summing, but a sum keeps only its newest
-// timestamp, so "increment, delete, increment" racing within one merge may
-// keep the first increment: the limitation Cassandra documents for counter
-// removal.
+// timestamp; shards (counter_shards.h) merge per host by clock. A counter tombstone beats any delta
+// whatever the timestamps, as in Cassandra (a deleted counter stays deleted until its tombstone is
+// purged); this keeps merging associative and commutative. Deltas a row deletion shadows are
+// dropped before summing, but a sum keeps only its newest timestamp, so "increment, delete,
+// increment" racing within one merge may keep the first increment: the limitation Cassandra
+// documents for counter removal.
 //
 // Rows: marker by LivenessInfo precedence, deletions by max; then data
 // shadowed by the row deletion or a complex deletion (timestamp <= deletion

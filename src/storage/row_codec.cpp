@@ -222,7 +222,6 @@ bool decode_row(std::string_view in, RowValue* out) {
     for (auto& c : row.cells) {
         uint8_t cflags;
         if (!r.u32(&c.column_id) || !r.bytes(&c.path) || !r.u8(&cflags)) return false;
-        if ((cflags & 3) > static_cast<uint8_t>(Cell::Kind::kCounterDelta)) return false;
         c.kind = static_cast<Cell::Kind>(cflags & 3);
         if (!r.i64(&c.timestamp)) return false;
         if ((cflags & 4) && !r.i32(&c.ttl)) return false;
