@@ -9,7 +9,9 @@
 namespace tessel {
 namespace {
 
-constexpr uint8_t kFormatVersion = 1;
+// 1: start, shard, created; 2: and the replicas' host ids.
+constexpr uint8_t kFormatVersion = 2;
+constexpr size_t kHostIdSize = 16;
 
 using Wide = __int128;
 constexpr Wide kRingSize = Wide{1} << 64;
@@ -52,7 +54,31 @@ TabletMap TabletMap::initial_hash(int count, int shards, int64_t now_ms) {
 TabletMap TabletMap::initial_ordered(int64_t now_ms) {
     TabletMap m;
     m.hashed_ = false;
-    m.tablets_.push_back(Tablet{"", 0, now_ms});
+    m.tablets_.push_back(Tablet{"", 0, now_ms, {}});
+    return m;
+}
+
+Result<TabletMap> TabletMap::of(bool hashed, std::vector<Tablet> tablets) {
+    if (tablets.empty() || !tablets[0].start.empty()) {
+        return Status::invalid("a tablet map starts with the smallest key");
+    }
+    for (const auto& t : tablets) {
+        if (t.replicas.size() > 255) return Status::invalid("too many replicas for a tablet");
+        for (const auto& r : t.replicas) {
+            if (r.size() != kHostIdSize) return Status::invalid("a replica is not a host id");
+        }
+    }
+    for (size_t i = 1; i < tablets.size(); ++i) {
+        if (tablets[i].start <= tablets[i - 1].start) {
+            return Status::invalid("tablet boundaries out of order");
+        }
+        if (hashed && tablets[i].start.size() != kTokenPrefixSize) {
+            return Status::invalid("hash tablet boundary is not a token");
+        }
+    }
+    TabletMap m;
+    m.hashed_ = hashed;
+    m.tablets_ = std::move(tablets);
     return m;
 }
 
@@ -91,13 +117,16 @@ Status TabletMap::split(size_t i, const std::string& key, int shards, int64_t no
     }
     const auto least = std::min_element(load.begin(), load.end()) - load.begin();
     tablets_[i].created_ms = now_ms;
-    Tablet right{key, static_cast<int32_t>(least), now_ms};
+    Tablet right{key, static_cast<int32_t>(least), now_ms, tablets_[i].replicas};
     tablets_.insert(tablets_.begin() + static_cast<std::ptrdiff_t>(i) + 1, std::move(right));
     return Status::ok();
 }
 
 Status TabletMap::merge(size_t i, int64_t now_ms) {
     if (i + 1 >= tablets_.size()) return Status::invalid("no neighbour to merge with");
+    if (tablets_[i].replicas != tablets_[i + 1].replicas) {
+        return Status::invalid("neighbours on different replicas cannot merge");
+    }
     tablets_.erase(tablets_.begin() + static_cast<std::ptrdiff_t>(i) + 1);
     tablets_[i].created_ms = now_ms;
     return Status::ok();
@@ -113,6 +142,9 @@ std::string TabletMap::encode() const {
         out.append(t.start);
         put_u32(&out, static_cast<uint32_t>(t.shard));
         put_u64(&out, static_cast<uint64_t>(t.created_ms));
+        out.push_back(static_cast<char>(t.replicas.size()));
+        for (const auto& r : t.replicas)
+            out.append(r);
     }
     return out;
 }
@@ -122,7 +154,7 @@ Result<TabletMap> TabletMap::decode(std::string_view bytes) {
     uint8_t version = 0, hashed = 0;
     uint32_t count = 0;
     if (!r.u8(&version)) return corrupt("empty record");
-    if (version != kFormatVersion) {
+    if (version != 1 && version != kFormatVersion) {
         return corrupt(("unknown format version " + std::to_string(version)).c_str());
     }
     if (!r.u8(&hashed) || hashed > 1 || !r.u32(&count)) return corrupt("truncated header");
@@ -138,6 +170,13 @@ Result<TabletMap> TabletMap::decode(std::string_view bytes) {
         }
         t.shard = static_cast<int32_t>(shard);
         t.created_ms = static_cast<int64_t>(created);
+        uint8_t replicas = 0;
+        if (version >= 2 && !r.u8(&replicas)) return corrupt("truncated tablet");
+        for (uint8_t j = 0; j < replicas; ++j) {
+            std::string host;
+            if (!r.bytes(kHostIdSize, &host)) return corrupt("truncated replica");
+            t.replicas.push_back(std::move(host));
+        }
         if (i == 0 ? !t.start.empty() : t.start <= m.tablets_.back().start) {
             return corrupt("tablet boundaries out of order");
         }

@@ -13,8 +13,10 @@
 // the tablets cover every key exactly once.
 //
 // On one node a tablet is assigned a local shard number (a label: all shards
-// share one storage instance); in a cluster it will name the replica set.
-// Splitting and merging only rewrite the map: no data moves.
+// share one storage instance); on a cluster it also names its replica set,
+// the host ids of the nodes holding it (empty on a single node). Splitting
+// and merging only rewrite the map: no data moves, both halves keep the
+// replicas.
 //
 // A TabletMap is a value type; callers that share one publish immutable
 // copies (see query/tablet_router.h).
@@ -31,9 +33,10 @@
 namespace tessel {
 
 struct Tablet {
-    std::string start;       // inclusive lower bound; "" for the first tablet
-    int32_t shard = 0;       // local shard the tablet is assigned to
-    int64_t created_ms = 0;  // when this range came to be (split/merge age)
+    std::string start;                  // inclusive lower bound; "" for the first tablet
+    int32_t shard = 0;                  // local shard the tablet is assigned to
+    int64_t created_ms = 0;             // when this range came to be (split/merge age)
+    std::vector<std::string> replicas;  // host ids (16 bytes), primary first
     bool operator==(const Tablet&) const = default;
 };
 
@@ -47,6 +50,9 @@ class TabletMap {
     // An ordered table's first map: one tablet over every key (its keys are
     // unknown until written; it splits at keys found in storage).
     static TabletMap initial_ordered(int64_t now_ms);
+    // A map of the given tablets; Invalid unless the first starts at "" and
+    // starts ascend (and, hashed, every other start is a token prefix).
+    static Result<TabletMap> of(bool hashed, std::vector<Tablet> tablets);
 
     bool hashed() const { return hashed_; }
     size_t size() const { return tablets_.size(); }
@@ -66,11 +72,12 @@ class TabletMap {
     // otherwise). The left half keeps the shard; the right half goes to the
     // shard holding the fewest tablets of this map (of `shards`).
     Status split(size_t i, const std::string& key, int shards, int64_t now_ms);
-    // Merges tablet i with tablet i + 1 (Invalid when there is no i + 1).
-    // The merged tablet keeps tablet i's shard.
+    // Merges tablet i with tablet i + 1 (Invalid when there is no i + 1, or
+    // when their replicas differ). The merged tablet keeps tablet i's shard.
     Status merge(size_t i, int64_t now_ms);
 
-    // The stored form (versioned, self-checking). decode() of anything
+    // The stored form (versioned, self-checking; version 1 maps, written
+    // before tablets had replicas, still decode). decode() of anything
     // encode() did not write is Server_error, never a crash or a bad map.
     std::string encode() const;
     static Result<TabletMap> decode(std::string_view bytes);
