@@ -1,3 +1,6 @@
+#include <functional>
+#include <mutex>
+
 #include "cluster/replica.h"
 #include "storage/store.h"
 
@@ -56,6 +59,21 @@ class LocalReplica final : public Replica {
         if (!s.is_ok()) co_return std::move(s).status();
         co_return std::unique_ptr<PartitionCursor>(new LocalCursor(std::move(s).value()));
     }
+    // One node: a partition's transactions take turns under a striped lock.
+    // The reads `decide` makes are local and never suspend, so the lock is
+    // never held across a suspension.
+    Task<Result<bool>> cas(const std::string& table_id, const std::string& partition_key,
+                           const RequestOptions&, CasDecider decide) override {
+        std::lock_guard lock(
+            locks_[std::hash<std::string>{}(table_id + partition_key) % kLockStripes]);
+        auto decided = decide(0);
+        if (!decided.ready()) std::abort();
+        auto update = decided.take();
+        if (!update.is_ok()) co_return update.status();
+        if (!*update) co_return false;
+        TESSEL_CO_RETURN_IF_ERROR(store_->apply(table_id, **update));
+        co_return true;
+    }
     Status create_table(const std::string& table_id, int32_t gc_grace_seconds) override {
         storage::TableStorageOptions o;
         o.gc_grace_seconds = gc_grace_seconds;
@@ -81,10 +99,20 @@ class LocalReplica final : public Replica {
     }
 
   private:
+    static constexpr size_t kLockStripes = 256;
     storage::Store* store_;
+    std::mutex locks_[kLockStripes];
 };
 
 }  // namespace
+
+std::unique_ptr<PartitionStream> make_local_stream(std::unique_ptr<storage::PartitionReader> r) {
+    return std::make_unique<LocalStream>(std::move(r));
+}
+
+std::unique_ptr<PartitionCursor> make_local_cursor(std::unique_ptr<storage::PartitionScanner> s) {
+    return std::make_unique<LocalCursor>(std::move(s));
+}
 
 std::unique_ptr<Replica> make_local_replica(storage::Store* store) {
     return std::make_unique<LocalReplica>(store);

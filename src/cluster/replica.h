@@ -28,6 +28,7 @@
 #include <string_view>
 
 #include "cluster/consistency.h"
+#include "cluster/paxos.h"
 #include "common/status.h"
 #include "common/task.h"
 #include "storage/mutation.h"
@@ -48,11 +49,16 @@ using storage::SliceSpec;
 // every consistency level by itself and ignores them.
 struct RequestOptions {
     Consistency consistency = Consistency::kOne;
+    // Lightweight transactions: SERIAL or LOCAL_SERIAL.
+    Consistency serial = Consistency::kSerial;
     // Past it a remote replica that has not answered counts as not answering
     // (Write_timeout / Read_timeout).
     std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
     // Write_timeout's write type: SIMPLE, BATCH, UNLOGGED_BATCH, COUNTER, CAS.
     const char* write_type = "SIMPLE";
+    // How many rows a read wants from a remote replica at a time (the page
+    // and LIMIT it serves); 0: the default chunk.
+    uint32_t fetch_rows = 0;
 };
 
 // The live rows of one partition slice, in clustering order (or reversed).
@@ -103,6 +109,13 @@ class Replica {
                                                                 const KeyRange& range,
                                                                 int64_t now_seconds,
                                                                 const RequestOptions& options) = 0;
+    // A lightweight transaction on one partition: `decide` reads what the
+    // conditions need and returns the update to write at the timestamp it
+    // is given (nullopt: the conditions do not hold). True when the update
+    // was written. A single node serialises the partition's transactions; a
+    // cluster runs a Paxos round over its replicas (paxos.h).
+    virtual Task<Result<bool>> cas(const std::string& table_id, const std::string& partition_key,
+                                   const RequestOptions& options, CasDecider decide) = 0;
 
     // This node's storage of a table (every node holds a family per table).
     virtual Status create_table(const std::string& table_id, int32_t gc_grace_seconds) = 0;
@@ -130,5 +143,9 @@ class Replica {
 
 // The replica over a local store. `store` must outlive it.
 std::unique_ptr<Replica> make_local_replica(storage::Store* store);
+
+// A stream over a local partition reader, a cursor over a local scanner.
+std::unique_ptr<PartitionStream> make_local_stream(std::unique_ptr<storage::PartitionReader> r);
+std::unique_ptr<PartitionCursor> make_local_cursor(std::unique_ptr<storage::PartitionScanner> s);
 
 }  // namespace tessel::cluster

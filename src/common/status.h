@@ -61,6 +61,17 @@ class Status {
     std::string detail1;
     std::string detail2;
 
+    // What replicas did, for Unavailable (required = block_for, alive =
+    // received), Write/Read_timeout and Write/Read_failure.
+    struct Replicas {
+        uint16_t consistency = 0x0001;
+        int32_t received = 0;
+        int32_t block_for = 0;
+        int32_t failures = 0;
+        bool data_present = false;
+    };
+    std::optional<Replicas> replicas;
+
     std::string to_string() const;
 
   private:

@@ -33,6 +33,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -345,6 +346,16 @@ class Completion {
     };
     std::shared_ptr<State> s_;
 };
+
+// Runs `fn` on `executor` and awaits its result: blocking work (an etcd
+// transaction, a disk-bound scan) kept off the event loop that awaits it.
+template <class F>
+Task<std::invoke_result_t<F&>> run_on(Executor* executor, F fn) {
+    using T = std::invoke_result_t<F&>;
+    Completion<T> done;
+    executor->post([&fn, done]() mutable { done.set(fn()); });
+    co_return co_await done.wait();
+}
 
 // Awaits every task in order (they run concurrently: each started eagerly).
 template <class T>

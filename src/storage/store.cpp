@@ -18,12 +18,13 @@ namespace {
 
 constexpr const char* kCatalogFamily = "catalog";
 constexpr const char* kStatsFamily = "partition_stats";
+constexpr const char* kLocalFamily = "local";
 // Key prefix of table options records in the default family.
 constexpr std::string_view kTableOptionsPrefix = "table_options/";
 
 bool is_reserved(std::string_view name) {
     return name == rocksdb::kDefaultColumnFamilyName || name == kCatalogFamily ||
-           name == kStatsFamily;
+           name == kStatsFamily || name == kLocalFamily;
 }
 
 Status rocks_error(std::string_view what, const rocksdb::Status& s) {
@@ -113,7 +114,7 @@ Status Store::open_db() {
     if (!rocksdb::DB::ListColumnFamilies(db_opts, directory_, &names).ok()) {
         names = {rocksdb::kDefaultColumnFamilyName};  // a new database
     }
-    for (const char* required : {kCatalogFamily, kStatsFamily}) {
+    for (const char* required : {kCatalogFamily, kStatsFamily, kLocalFamily}) {
         if (std::find(names.begin(), names.end(), required) == names.end()) {
             names.emplace_back(required);
         }
@@ -148,6 +149,8 @@ Status Store::open_db() {
             catalog_cf_ = handles[i];
         } else if (names[i] == kStatsFamily) {
             stats_cf_ = handles[i];
+        } else if (names[i] == kLocalFamily) {
+            local_cf_ = handles[i];
         } else {
             (*map)[names[i]] = std::make_shared<const TableHandle>(raw, handles[i], gcs[i]);
         }
@@ -186,7 +189,7 @@ Status Store::close() {
     auto s = db_->SyncWAL();
     if (!s.ok() && result.is_ok()) result = rocks_error("Cannot sync the commit log", s);
     tables_.store(std::make_shared<const TableMap>());  // destroys table handles
-    for (auto* h : {default_cf_, catalog_cf_, stats_cf_}) {
+    for (auto* h : {default_cf_, catalog_cf_, stats_cf_, local_cf_}) {
         if (h) db_->DestroyColumnFamilyHandle(h);
     }
     s = db_->Close();
@@ -285,6 +288,45 @@ Result<std::vector<std::pair<std::string, std::string>>> Store::list_meta(std::s
         out.emplace_back(it->key().ToString(), it->value().ToString());
     }
     if (!it->status().ok()) return rocks_error("Cannot read catalog", it->status());
+    return out;
+}
+
+// ---- Node-local data ----
+
+rocksdb::WriteOptions Store::data_write() const {
+    rocksdb::WriteOptions wo;
+    // Batch mode: sync=true; RocksDB's write group gives group commit.
+    wo.sync = options_.commitlog_sync == CommitlogSync::kBatch;
+    return wo;
+}
+
+Status Store::put_local(std::string_view key, std::string_view value) {
+    auto s = db_->Put(data_write(), local_cf_, key, value);
+    return s.ok() ? Status::ok() : rocks_error("Cannot write node-local data", s);
+}
+
+Status Store::delete_local(std::string_view key) {
+    auto s = db_->Delete(data_write(), local_cf_, key);
+    return s.ok() ? Status::ok() : rocks_error("Cannot write node-local data", s);
+}
+
+Result<std::optional<std::string>> Store::get_local(std::string_view key) {
+    std::string v;
+    auto s = db_->Get(rocksdb::ReadOptions(), local_cf_, key, &v);
+    if (s.IsNotFound()) return std::optional<std::string>();
+    if (!s.ok()) return rocks_error("Cannot read node-local data", s);
+    return std::optional<std::string>(std::move(v));
+}
+
+Result<std::vector<std::pair<std::string, std::string>>> Store::list_local(std::string_view prefix,
+                                                                           size_t limit) {
+    std::vector<std::pair<std::string, std::string>> out;
+    std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(rocksdb::ReadOptions(), local_cf_));
+    for (it->Seek(prefix); it->Valid() && it->key().starts_with(prefix); it->Next()) {
+        if (limit != 0 && out.size() >= limit) break;
+        out.emplace_back(it->key().ToString(), it->value().ToString());
+    }
+    if (!it->status().ok()) return rocks_error("Cannot read node-local data", it->status());
     return out;
 }
 
@@ -402,10 +444,7 @@ Status Store::apply(const std::string& table_id, const PartitionMutation& mutati
     PartitionStats delta;
     TESSEL_RETURN_IF_ERROR(build_write_batch(table->cf, mutation, &batch, &delta));
     if (batch.Count() == 0) return Status::ok();
-    rocksdb::WriteOptions wo;
-    // Batch mode: sync=true; RocksDB's write group gives group commit.
-    wo.sync = options_.commitlog_sync == CommitlogSync::kBatch;
-    auto s = db_->Write(wo, &batch);
+    auto s = db_->Write(data_write(), &batch);
     if (!s.ok()) {
         if (!resume_needed_.exchange(true)) bg_cv_.notify_all();
         return rocks_error("Write to table " + table_id + " failed", s);
@@ -474,7 +513,8 @@ Status Store::for_each_partition_stats(
 
 Status Store::flush() {
     TESSEL_RETURN_IF_ERROR(stats_->flush());
-    std::vector<rocksdb::ColumnFamilyHandle*> cfs = {default_cf_, catalog_cf_, stats_cf_};
+    std::vector<rocksdb::ColumnFamilyHandle*> cfs = {default_cf_, catalog_cf_, stats_cf_,
+                                                     local_cf_};
     auto map = tables_.load();
     for (const auto& [id, t] : *map)
         cfs.push_back(t->cf);

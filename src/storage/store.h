@@ -1,7 +1,8 @@
 // The replica store: one RocksDB database holding a node's tables.
 //
 // Column families: "catalog" (metadata key/values for the layers above),
-// "partition_stats" (see partition_stats.h), "default" (storage's own
+// "partition_stats" (see partition_stats.h), "local" (node-local data of the
+// layers above: hints, Paxos state), "default" (storage's own
 // bookkeeping: each table's TableStorageOptions) and one family per table,
 // named by its table id. Inside a table family the key of a record is
 //   [partition_key][0x00]               partition header (partition deletion,
@@ -73,9 +74,18 @@ class Store {
     // Every (key, value) whose key starts with `prefix`, in key order.
     Result<std::vector<std::pair<std::string, std::string>>> list_meta(std::string_view prefix);
 
+    // ---- Node-local data (hints, Paxos state), durable like table data
+    // (per the commitlog_sync mode), not fsynced one by one like the catalog. ----
+    Status put_local(std::string_view key, std::string_view value);
+    Status delete_local(std::string_view key);
+    Result<std::optional<std::string>> get_local(std::string_view key);
+    // Up to `limit` (0: all) entries whose key starts with `prefix`, in key order.
+    Result<std::vector<std::pair<std::string, std::string>>> list_local(std::string_view prefix,
+                                                                        size_t limit = 0);
+
     // ---- Tables. ----
     // Already_exists if the table exists; Invalid for an empty id or a
-    // reserved family name ("default", "catalog", "partition_stats").
+    // reserved family name ("default", "catalog", "partition_stats", "local").
     Status create_table(const std::string& table_id, const TableStorageOptions& options = {});
     // Drops the column family and the table's partition statistics.
     Status drop_table(const std::string& table_id);
@@ -153,6 +163,8 @@ class Store {
     rocksdb::ColumnFamilyOptions table_cf_options(std::shared_ptr<TableGcSettings> gc) const;
     Status write_table_options(const std::string& table_id, const TableStorageOptions& o);
     void publish(std::shared_ptr<const TableMap> map);
+    // Write options of table and node-local data (sync in batch mode).
+    rocksdb::WriteOptions data_write() const;
     void background_loop();
     void try_resume();
 
@@ -163,6 +175,7 @@ class Store {
     rocksdb::ColumnFamilyHandle* default_cf_ = nullptr;
     rocksdb::ColumnFamilyHandle* catalog_cf_ = nullptr;
     rocksdb::ColumnFamilyHandle* stats_cf_ = nullptr;
+    rocksdb::ColumnFamilyHandle* local_cf_ = nullptr;
     std::atomic<std::shared_ptr<const TableMap>> tables_;
     std::mutex ddl_mu_;  // serialises create/drop/truncate/set options
     std::unique_ptr<PartitionStatsTracker> stats_;
