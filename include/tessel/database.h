@@ -45,6 +45,31 @@ struct TabletOptions {
     int64_t evaluation_interval_ms = 10000;  // split/merge rounds; 0: only when asked
 };
 
+// Joining a cluster (docs/architecture.md, "Cluster"). Without etcd
+// endpoints the database is a single node and needs nothing else.
+struct ClusterOptions {
+    std::vector<std::string> etcd_endpoints;  // "http://127.0.0.1:2379"; empty: one node
+    // Where other nodes reach this one (internode messages), and its place.
+    std::string listen_address = "127.0.0.1";
+    int storage_port = 7000;
+    std::string dc = "datacenter1";
+    std::string rack = "rack1";
+    int num_tokens = 16;            // ring tokens taken when the node first joins
+    int lease_ttl_seconds = 10;     // past it without a keep-alive, the node is down
+    int failure_timeout_ms = 5000;  // heartbeats: a silent peer is down here sooner
+    int64_t max_hint_window_ms = 3 * 3600 * 1000;
+    int messaging_threads = 1;
+    // Internode TLS (server_encryption_options): PEM files; both ends
+    // verify the other's certificate against `ca`.
+    bool tls_enabled = false;
+    std::string tls_certificate;
+    std::string tls_private_key;
+    std::string tls_ca;
+    bool tls_require_client_auth = true;
+
+    bool enabled() const { return !etcd_endpoints.empty(); }
+};
+
 struct DatabaseOptions {
     std::string data_dir = "./data";
     // periodic: the WAL is fsynced every commitlog_sync_period_ms; batch: every
@@ -83,6 +108,16 @@ struct DatabaseOptions {
     size_t hot_partitions_capacity = 128;  // counters per sketch
     // The advisor's budgets (system.partition_advice, tessel-admin advise).
     diagnostics::AdvisorConfig advisor;
+    ClusterOptions cluster;
+};
+
+// A topology or status change of a cluster node, as drivers hear it
+// (TOPOLOGY_CHANGE NEW_NODE / REMOVED_NODE, STATUS_CHANGE UP / DOWN).
+struct ClusterEvent {
+    enum class Kind { kNewNode, kRemovedNode, kUp, kDown };
+    Kind kind = Kind::kUp;
+    std::string rpc_address;
+    int native_port = 9042;
 };
 
 // A bound value as a client sends it.
@@ -185,6 +220,14 @@ class Database {
     // before the statement's result is returned. Returns a subscription id.
     virtual int subscribe_schema_changes(std::function<void(const SchemaChange&)> listener) = 0;
     virtual void unsubscribe_schema_changes(int id) = 0;
+
+    // Called on a cluster when a node joins, leaves, goes down or comes back
+    // (from a control-plane thread). Returns a subscription id.
+    virtual int subscribe_cluster_events(std::function<void(const ClusterEvent&)> listener) {
+        (void)listener;
+        return 0;
+    }
+    virtual void unsubscribe_cluster_events(int id) { (void)id; }
 
     // 16-byte UUID of the current schema; changes on every DDL.
     virtual std::string schema_version() const = 0;

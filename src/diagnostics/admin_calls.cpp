@@ -94,9 +94,12 @@ std::optional<Result<AdminCall>> parse_admin_call(std::string_view cql) {
         call.op = AdminCall::Op::kFlush;
     } else if (proc == "system.compact") {
         call.op = AdminCall::Op::kCompact;
+    } else if (proc == "system.repair") {
+        call.op = AdminCall::Op::kRepair;
     } else {
-        return Result<AdminCall>(Status::invalid(
-            fmt::format("Unknown procedure '{}': expected system.flush or system.compact", proc)));
+        return Result<AdminCall>(Status::invalid(fmt::format(
+            "Unknown procedure '{}': expected system.flush, system.compact or system.repair",
+            proc)));
     }
     if (!c.eat('(')) {
         return Result<AdminCall>(
@@ -139,8 +142,9 @@ std::optional<Result<AdminCall>> parse_admin_call(std::string_view cql) {
 }
 
 std::string admin_call_text(const AdminCall& call) {
-    std::string out =
-        call.op == AdminCall::Op::kFlush ? "CALL system.flush(" : "CALL system.compact(";
+    std::string out = call.op == AdminCall::Op::kFlush     ? "CALL system.flush("
+                      : call.op == AdminCall::Op::kCompact ? "CALL system.compact("
+                                                           : "CALL system.repair(";
     if (!call.keyspace.empty()) {
         out += quote(call.keyspace);
         if (!call.table.empty()) out += ", " + quote(call.table);

@@ -6,10 +6,12 @@
 //   CALL system.flush('ks', 'table')         ... of one table
 //   CALL system.compact()                    major compaction, same scopes
 //   CALL system.compact('ks'[, 'table'])
+//   CALL system.repair(['ks'[, 'table']])    anti-entropy repair (a cluster)
 //
 // The keyword CALL and the procedure name are case-insensitive; arguments are
 // CQL string literals ('' escapes a quote); a trailing ';' is allowed. The
-// server answers a successful CALL with a Void result.
+// server answers a successful flush or compaction with a Void result, and a
+// repair with one row per table repaired.
 #pragma once
 
 #include <optional>
@@ -21,7 +23,7 @@
 namespace tessel::diagnostics {
 
 struct AdminCall {
-    enum class Op { kFlush, kCompact };
+    enum class Op { kFlush, kCompact, kRepair };
     Op op = Op::kFlush;
     std::string keyspace;  // empty: every keyspace
     std::string table;     // empty: every table of the keyspace

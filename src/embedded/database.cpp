@@ -5,19 +5,24 @@
 #include <mutex>
 
 #include "auth/auth_service.h"
+#include "cluster/repair.h"
 #include "cluster/replica.h"
 #include "diagnostics/admin_calls.h"
 #include "diagnostics/health_tables.h"
 #include "embedded/catalog_glue.h"
+#include "embedded/cluster_node.h"
 #include "embedded/node_files.h"
 #include "embedded/open_checks.h"
 #include "embedded/partition_health.h"
+#include "embedded/schema_diff.h"
 #include "embedded/tablet_service.h"
 #include "query/coordinator.h"
 #include "query/schema_executor.h"
 #include "query/schema_view.h"
+#include "schema/catalog.h"
 #include "schema/describe.h"
 #include "storage/store.h"
+#include "system/cluster_nodes_table.h"
 #include "system/system_tables.h"
 #include "system/tablets_table.h"
 #include "tessel/database.h"
@@ -30,6 +35,9 @@ class SessionImpl;
 class DatabaseImpl final : public Database {
   public:
     ~DatabaseImpl() override {
+        // The cluster first: its watch applies changes to the catalog and the
+        // tablets, its messaging serves the store.
+        cluster_.reset();
         coordinator_.reset();
         auth_.reset();
         tablets_.reset();
@@ -61,6 +69,16 @@ class DatabaseImpl final : public Database {
         std::lock_guard<std::mutex> lock(listeners_mu_);
         listeners_.erase(id);
     }
+    int subscribe_cluster_events(std::function<void(const ClusterEvent&)> listener) override {
+        std::lock_guard<std::mutex> lock(listeners_mu_);
+        const int id = next_listener_++;
+        cluster_listeners_[id] = std::move(listener);
+        return id;
+    }
+    void unsubscribe_cluster_events(int id) override {
+        std::lock_guard<std::mutex> lock(listeners_mu_);
+        cluster_listeners_.erase(id);
+    }
     std::string schema_version() const override { return embedded::catalog_version(*catalog_); }
     std::string host_id() const override { return host_id_; }
     Status flush() override { return replica_->flush(); }
@@ -81,7 +99,9 @@ class DatabaseImpl final : public Database {
     }
 
     // CALL system.flush(...) / system.compact(...) (diagnostics/admin_calls.h).
-    Result<ResultSet> run_admin_call(const diagnostics::AdminCall& call);
+    Task<Result<ResultSet>> run_admin_call(const diagnostics::AdminCall& call);
+    Result<ResultSet> flush_or_compact(const diagnostics::AdminCall& call,
+                                       const std::vector<std::string>& table_ids);
 
     query::Coordinator& coordinator() { return *coordinator_; }
     auth::AuthService& auth() { return *auth_; }
@@ -120,9 +140,24 @@ class DatabaseImpl final : public Database {
         TESSEL_ASSIGN_OR_RETURN(host_id_,
                                 embedded::load_or_create_random_file(o.data_dir + "/host_id", 16));
         replica_ = cluster::make_local_replica(store_.get());
-        TESSEL_ASSIGN_OR_RETURN(
-            tablets_, embedded::TabletService::start(o.tablets, replica_.get(), catalog_.get(),
-                                                     store_.get()));
+        if (o.cluster.enabled()) {
+            // A cluster node: the catalog, the tablet maps and the paging
+            // secret are the cluster's, from etcd.
+            TESSEL_ASSIGN_OR_RETURN(cluster_, embedded::ClusterNode::start(
+                                                  o, store_.get(), host_id_, catalog_store_.get()));
+            TESSEL_RETURN_IF_ERROR(cluster_->load_catalog(catalog_.get()));
+            TESSEL_ASSIGN_OR_RETURN(secret, cluster_->paging_secret());
+            TESSEL_ASSIGN_OR_RETURN(
+                tablets_, embedded::TabletService::start_shared(
+                              o.tablets, replica_.get(), catalog_.get(), cluster_->tablet_maps(),
+                              [this](query::TabletRouterOptions* ro) {
+                                  cluster_->configure_router(ro, catalog_.get(), replica_.get());
+                              }));
+        } else {
+            TESSEL_ASSIGN_OR_RETURN(
+                tablets_, embedded::TabletService::start(o.tablets, replica_.get(), catalog_.get(),
+                                                         store_.get()));
+        }
         TESSEL_RETURN_IF_ERROR(query::reconcile_storage(*catalog_, tablets_->router()));
         query::CoordinatorOptions co;
         co.max_page_bytes = o.max_page_bytes;
@@ -133,18 +168,200 @@ class DatabaseImpl final : public Database {
         coordinator_ =
             std::make_unique<query::Coordinator>(catalog_.get(), &tablets_->router(), co);
         coordinator_->set_schema_listener([this](const SchemaChange& c) { notify(c); });
+        if (cluster_) {
+            coordinator_->set_cluster_ddl(
+                cluster_->control_executor(), [this] { return cluster_->refresh_catalog(); },
+                &cluster_->proxy());
+        }
         TESSEL_RETURN_IF_ERROR(init_partition_health(o));
         system::NodeInfo node;
         node.cluster_name = o.cluster_name;
         node.host_id = host_id_;
         node.rpc_address = o.rpc_address;
         node.native_port = o.native_port;
-        for (auto& t : system::make_system_tables(node, *catalog_)) {
+        system::PeersFn peers;
+        if (cluster_) {
+            const cluster::NodeInfo& self = cluster_->self();
+            node.listen_address = self.listen_address;
+            node.data_center = self.dc;
+            node.rack = self.rack;
+            for (int64_t t : self.tokens)
+                node.tokens.push_back(std::to_string(t));
+            peers = [this] { return peer_infos(); };
+        }
+        for (auto& t : system::make_system_tables(node, *catalog_, peers)) {
             TESSEL_RETURN_IF_ERROR(coordinator_->register_virtual_table(std::move(t)));
         }
+        system::ReplicaNamer replica_name;
+        if (cluster_) {
+            replica_name = [this](const std::string& host) {
+                const cluster::NodeInfo* n = cluster_->membership().view()->node(host);
+                return n ? n->listen_address : cluster::host_id_hex(host);
+            };
+        }
         TESSEL_RETURN_IF_ERROR(coordinator_->register_virtual_table(
-            system::make_tablets_table(tablets_->router(), *catalog_)));
-        return open_auth(o);
+            system::make_tablets_table(tablets_->router(), *catalog_, replica_name)));
+        TESSEL_RETURN_IF_ERROR(coordinator_->register_virtual_table(
+            system::make_cluster_nodes_table([this, o] { return cluster_nodes(o); })));
+        TESSEL_RETURN_IF_ERROR(open_auth(o));
+        if (cluster_) {
+            cluster_->set_event_listener([this](const ClusterEvent& e) { notify_cluster(e); });
+            cluster_->watch(
+                catalog_.get(), &tablets_->router(), replica_.get(),
+                [this](std::shared_ptr<const Schema> before) {
+                    for (const auto& c : embedded::schema_diff(*before, *catalog_->snapshot())) {
+                        notify(c);
+                    }
+                });
+        }
+        return Status::ok();
+    }
+
+    // Every node as this one sees it, for system.cluster_nodes.
+    std::vector<system::ClusterNodeRow> cluster_nodes(const DatabaseOptions& o) const {
+        std::vector<system::ClusterNodeRow> out;
+        std::map<std::string, int64_t> tablets;
+        auto schema = catalog_->snapshot();
+        for (const auto& [_, ks] : schema->keyspaces) {
+            for (const auto& [__, t] : ks->tables) {
+                auto maps = tablets_->router().tablets(t->storage_name());
+                if (!maps) continue;
+                for (const auto& tablet : maps->map.tablets()) {
+                    if (tablet.replicas.empty()) ++tablets[host_id_];
+                    for (const auto& r : tablet.replicas)
+                        ++tablets[r];
+                }
+            }
+        }
+        if (!cluster_) {
+            system::ClusterNodeRow me;
+            me.host_id = host_id_;
+            me.address = o.rpc_address;
+            me.status = "UN";
+            me.load_bytes = static_cast<int64_t>(
+                storage_int_property("rocksdb.estimate-live-data-size").value_or(0));
+            me.tablets = tablets[host_id_];
+            me.data_center = "datacenter1";
+            me.rack = "rack1";
+            me.tokens = 1;
+            me.schema_version = catalog_->version().raw();
+            out.push_back(std::move(me));
+            return out;
+        }
+        auto view = cluster_->membership().view();
+        for (const auto& [id, n] : view->nodes) {
+            system::ClusterNodeRow r;
+            r.host_id = id;
+            r.address = n.listen_address;
+            const bool up = id == host_id_ || view->is_up(id);
+            r.status =
+                std::string(up ? "U" : "D") + (n.state == cluster::NodeState::kJoining   ? "J"
+                                               : n.state == cluster::NodeState::kLeaving ? "L"
+                                                                                         : "N");
+            auto alive = view->alive.find(id);
+            if (alive != view->alive.end()) {
+                r.load_bytes = static_cast<int64_t>(alive->second.load_bytes);
+                r.schema_version = alive->second.schema_version;
+            }
+            r.tablets = tablets[id];
+            r.data_center = n.dc;
+            r.rack = n.rack;
+            r.tokens = static_cast<int32_t>(n.tokens.size());
+            out.push_back(std::move(r));
+        }
+        return out;
+    }
+
+    // CALL system.repair(...): every tablet of the tables in scope, compared
+    // and repaired across its replicas (cluster/repair.h). Runs on the
+    // cluster's DDL thread (it waits).
+    Result<ResultSet> repair(const std::vector<std::pair<std::string, const TableDef*>>& tables) {
+        ResultSet rs;
+        rs.kind = ResultSet::Kind::kRows;
+        const auto text = native_type(TypeKind::kVarchar);
+        const auto bigint = native_type(TypeKind::kBigint);
+        rs.columns = {{"", "", "keyspace_name", text},
+                      {"", "", "table_name", text},
+                      {"", "", "ranges", bigint},
+                      {"", "", "mismatched", bigint},
+                      {"", "", "partitions", bigint}};
+        auto big = [](uint64_t v) {
+            std::string out;
+            for (int s = 56; s >= 0; s -= 8)
+                out.push_back(static_cast<char>((v >> s) & 0xFF));
+            return std::optional<std::string>(out);
+        };
+        const auto deadline = std::chrono::steady_clock::now() + std::chrono::minutes(30);
+        for (const auto& [ks, def] : tables) {
+            auto maps = tablets_->router().tablets(def->storage_name());
+            if (!maps) continue;
+            cluster::RepairReport total;
+            for (size_t i = 0; i < maps->map.size(); ++i) {
+                const Tablet& tablet = maps->map.at(i);
+                if (tablet.replicas.size() < 2) continue;
+                auto view = cluster_->membership().view();
+                for (const auto& r : tablet.replicas) {
+                    if (r != host_id_ && !view->is_up(r)) {
+                        const cluster::NodeInfo* n = view->node(r);
+                        return Status(ErrorCode::kUnavailable,
+                                      "Repair needs every replica up: node " +
+                                          (n ? n->listen_address : cluster::host_id_hex(r)) +
+                                          " is down");
+                    }
+                }
+                storage::KeyRange range;
+                range.start_key = tablet.start;
+                if (auto end = maps->map.end(i)) {
+                    range.end_key = *end;
+                    range.end_inclusive = false;
+                }
+                auto report = sync_wait([&] {
+                    return cluster::repair_tablet(cluster_->proxy(), def->storage_name(), range,
+                                                  maps->map.hashed(), tablet.replicas, deadline);
+                });
+                if (!report.is_ok()) return report.status();
+                total.ranges += report->ranges;
+                total.mismatched += report->mismatched;
+                total.partitions += report->partitions;
+            }
+            rs.rows.push_back({std::string(ks), def->name, big(total.ranges), big(total.mismatched),
+                               big(total.partitions)});
+        }
+        return rs;
+    }
+
+    // The other nodes of the cluster, for system.peers.
+    std::vector<system::PeerInfo> peer_infos() const {
+        std::vector<system::PeerInfo> out;
+        auto view = cluster_->membership().view();
+        for (const auto& [id, n] : view->nodes) {
+            if (id == host_id_) continue;
+            system::PeerInfo p;
+            p.host_id = id;
+            p.listen_address = n.listen_address;
+            p.rpc_address = n.rpc_address;
+            p.native_port = n.native_port;
+            p.data_center = n.dc;
+            p.rack = n.rack;
+            p.release_version = n.release_version;
+            auto alive = view->alive.find(id);
+            if (alive != view->alive.end()) p.schema_version = alive->second.schema_version;
+            for (int64_t t : n.tokens)
+                p.tokens.push_back(std::to_string(t));
+            out.push_back(std::move(p));
+        }
+        return out;
+    }
+
+    void notify_cluster(const ClusterEvent& e) {
+        std::vector<std::function<void(const ClusterEvent&)>> copy;
+        {
+            std::lock_guard<std::mutex> lock(listeners_mu_);
+            for (const auto& [_, l] : cluster_listeners_)
+                copy.push_back(l);
+        }
+        for (const auto& l : copy)
+            l(e);
     }
 
     Status open_auth(const DatabaseOptions& o) {
@@ -217,6 +434,9 @@ class DatabaseImpl final : public Database {
     }
 
     std::unique_ptr<storage::Store> store_;
+    // Declared before what it serves and destroyed after it: on a cluster,
+    // the node's messaging, control plane and storage proxy.
+    std::unique_ptr<embedded::ClusterNode> cluster_;
     std::shared_ptr<CatalogStore> catalog_store_;
     std::shared_ptr<Catalog> catalog_;
     std::unique_ptr<cluster::Replica> replica_;
@@ -227,6 +447,7 @@ class DatabaseImpl final : public Database {
     std::string host_id_;
     std::mutex listeners_mu_;
     std::map<int, std::function<void(const SchemaChange&)>> listeners_;
+    std::map<int, std::function<void(const ClusterEvent&)>> cluster_listeners_;
     int next_listener_ = 1;
 };
 
@@ -239,9 +460,12 @@ class SessionImpl final : public Session {
                                           const QueryOptions& options) override {
         if (auto call = diagnostics::parse_admin_call(cql)) {
             if (!call->is_ok()) co_return call->status();
-            const bool flush = (*call)->op == diagnostics::AdminCall::Op::kFlush;
-            TESSEL_CO_RETURN_IF_ERROR(require_superuser(flush ? "flush" : "compact"));
-            co_return db_->run_admin_call(**call);
+            const auto op = (*call)->op;
+            TESSEL_CO_RETURN_IF_ERROR(
+                require_superuser(op == diagnostics::AdminCall::Op::kFlush     ? "flush"
+                                  : op == diagnostics::AdminCall::Op::kCompact ? "compact"
+                                                                               : "repair"));
+            co_return co_await db_->run_admin_call(**call);
         }
         co_return after(
             co_await db_->coordinator().execute(cql, options, &keyspace_, access_.get()));
@@ -279,25 +503,37 @@ class SessionImpl final : public Session {
     std::string keyspace_;
 };
 
-Result<ResultSet> DatabaseImpl::run_admin_call(const diagnostics::AdminCall& call) {
+Task<Result<ResultSet>> DatabaseImpl::run_admin_call(const diagnostics::AdminCall& call) {
     auto schema = query::catalog_snapshot(*catalog_);
-    std::vector<std::string> table_ids;
+    std::vector<std::pair<std::string, const TableDef*>> tables;
     if (!call.keyspace.empty()) {
         auto ks = schema->keyspace(call.keyspace);
-        if (!ks) return Status::invalid("Keyspace '" + call.keyspace + "' does not exist");
+        if (!ks) co_return Status::invalid("Keyspace '" + call.keyspace + "' does not exist");
         if (!call.table.empty() && !ks->table(call.table)) {
-            return Status::invalid("Table '" + call.keyspace + "." + call.table +
-                                   "' does not exist");
+            co_return Status::invalid("Table '" + call.keyspace + "." + call.table +
+                                      "' does not exist");
         }
         for (const auto& [name, def] : ks->tables) {
-            if (call.table.empty() || name == call.table) table_ids.push_back(def->storage_name());
+            if (call.table.empty() || name == call.table) tables.emplace_back(ks->name, def.get());
         }
     } else {
         for (const auto& [ks_name, ks] : schema->keyspaces) {
             for (const auto& [name, def] : ks->tables)
-                table_ids.push_back(def->storage_name());
+                tables.emplace_back(ks_name, def.get());
         }
     }
+    if (call.op == diagnostics::AdminCall::Op::kRepair) {
+        if (!cluster_) co_return Status::invalid("Repair needs a cluster: this node is alone");
+        co_return co_await run_on(cluster_->control_executor(), [&] { return repair(tables); });
+    }
+    std::vector<std::string> table_ids;
+    for (const auto& [_, def] : tables)
+        table_ids.push_back(def->storage_name());
+    co_return flush_or_compact(call, table_ids);
+}
+
+Result<ResultSet> DatabaseImpl::flush_or_compact(const diagnostics::AdminCall& call,
+                                                 const std::vector<std::string>& table_ids) {
     if (call.op == diagnostics::AdminCall::Op::kFlush) {
         // Memtables are shared by every table's write path through one WAL:
         // a flush of any scope flushes them all (and persists statistics).

@@ -25,6 +25,20 @@ Result<std::unique_ptr<TabletService>> TabletService::start(const TabletOptions&
     return s;
 }
 
+Result<std::unique_ptr<TabletService>> TabletService::start_shared(
+    const TabletOptions& o, cluster::Replica* local, const Catalog* catalog, CatalogStore* maps,
+    const std::function<void(query::TabletRouterOptions*)>& configure) {
+    auto s = std::unique_ptr<TabletService>(new TabletService());
+    query::TabletRouterOptions ro;
+    ro.initial_hash_tablets = o.initial_tablets;
+    ro.shards = o.shards;
+    ro.thresholds = o.thresholds;
+    configure(&ro);
+    s->router_ = std::make_unique<query::TabletRouter>(local, catalog, maps, ro);
+    TESSEL_RETURN_IF_ERROR(s->router_->load());
+    return s;
+}
+
 TabletService::~TabletService() {
     {
         std::lock_guard lock(mu_);

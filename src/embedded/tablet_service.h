@@ -4,6 +4,7 @@
 #pragma once
 
 #include <condition_variable>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <thread>
@@ -29,6 +30,12 @@ class TabletService {
                                                         cluster::Replica* local,
                                                         const Catalog* catalog,
                                                         storage::Store* store);
+    // On a cluster: the maps live in `maps` (etcd), `configure` adds the
+    // cluster's placement and replica sets, and no split/merge round runs
+    // here (a cluster changes maps through its control plane).
+    static Result<std::unique_ptr<TabletService>> start_shared(
+        const TabletOptions& options, cluster::Replica* local, const Catalog* catalog,
+        CatalogStore* maps, const std::function<void(query::TabletRouterOptions*)>& configure);
     // Stops the timer (waiting for a running round).
     ~TabletService();
 
@@ -39,7 +46,7 @@ class TabletService {
     TabletService() = default;
     void loop(int64_t interval_ms);
 
-    std::shared_ptr<CatalogStore> maps_;
+    std::shared_ptr<CatalogStore> maps_;  // the local maps (single node)
     std::unique_ptr<query::TabletRouter> router_;
     std::mutex mu_;
     std::condition_variable cv_;

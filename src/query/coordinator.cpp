@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <chrono>
 
+#include "cluster/etcd_catalog_store.h"
+#include "cluster/storage_proxy.h"
 #include "cql/parser.h"
 #include "cql/prepare.h"
 #include "cql/prepare_functions.h"
@@ -54,6 +56,10 @@ RequestOptions Coordinator::request_options(const QueryOptions& options,
     RequestOptions ro;
     ro.consistency =
         cluster::consistency_from_code(options.consistency).value_or(cluster::Consistency::kOne);
+    if (options.serial_consistency &&
+        *options.serial_consistency == static_cast<uint16_t>(cluster::Consistency::kLocalSerial)) {
+        ro.serial = cluster::Consistency::kLocalSerial;
+    }
     if (write_type) {
         ro.write_type = write_type;
         ro.deadline = deadline_of(options, options_.write_timeout_ms);
@@ -78,8 +84,7 @@ Coordinator::Coordinator(Catalog* catalog, Replica* replica, CoordinatorOptions 
       replica_(replica),
       options_(std::move(options)),
       prepared_(options_.prepared_cache_entries),
-      adhoc_(options_.adhoc_cache_entries),
-      lwt_locks_(new std::mutex[kLockStripes]) {}
+      adhoc_(options_.adhoc_cache_entries) {}
 
 Coordinator::~Coordinator() = default;
 
@@ -259,7 +264,9 @@ Task<Result<ResultSet>> Coordinator::run(PlanPtr plan_ptr, const QueryOptions& o
     if (const auto* use = std::get_if<cql::UsePlan>(&plan.node)) {
         co_return run_use(*use, keyspace);
     }
-    if (const auto* s = std::get_if<cql::SchemaPlan>(&plan.node)) co_return run_schema(*s, plan);
+    if (const auto* s = std::get_if<cql::SchemaPlan>(&plan.node)) {
+        co_return co_await run_schema(*s, plan);
+    }
     if (const auto* s = std::get_if<cql::SelectPlan>(&plan.node)) {
         co_return co_await run_select(*s, plan, values, options);
     }
@@ -294,12 +301,93 @@ Result<ResultSet> Coordinator::run_use(const cql::UsePlan& use, std::string* key
     return rs;
 }
 
-Result<ResultSet> Coordinator::run_schema(const cql::SchemaPlan& s, const cql::Plan&) {
+namespace {
+
+// On a cluster, TRUNCATE reaches every node's copy of the table; the rest of
+// a table's lifecycle is this node's (the others follow the catalog).
+class ClusterTruncate final : public Replica {
+  public:
+    ClusterTruncate(Replica* local, cluster::StorageProxy* proxy, int timeout_ms)
+        : local_(local), proxy_(proxy), timeout_ms_(timeout_ms) {}
+    Task<Status> apply(const std::string& t, const storage::PartitionMutation& m,
+                       const RequestOptions& o) override {
+        return local_->apply(t, m, o);
+    }
+    Task<Result<std::unique_ptr<PartitionStream>>> read(const std::string& t, const std::string& k,
+                                                        const SliceSpec& s, int64_t now,
+                                                        const RequestOptions& o) override {
+        return local_->read(t, k, s, now, o);
+    }
+    Task<Result<std::unique_ptr<PartitionCursor>>> scan(const std::string& t, const KeyRange& r,
+                                                        int64_t now,
+                                                        const RequestOptions& o) override {
+        return local_->scan(t, r, now, o);
+    }
+    Task<Result<bool>> cas(const std::string& t, const std::string& k, const RequestOptions& o,
+                           cluster::CasDecider decide) override {
+        return local_->cas(t, k, o, std::move(decide));
+    }
+    Status create_table(const std::string& t, int32_t gc) override {
+        return local_->create_table(t, gc);
+    }
+    Status drop_table(const std::string& t) override { return local_->drop_table(t); }
+    // Runs on the DDL thread, never on an event loop: it may wait.
+    Status truncate_table(const std::string& t) override {
+        const auto deadline =
+            std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms_);
+        return sync_wait([&] { return proxy_->truncate(t, deadline); });
+    }
+    Status set_gc_grace(const std::string& t, int32_t gc) override {
+        return local_->set_gc_grace(t, gc);
+    }
+    bool has_table(const std::string& t) const override { return local_->has_table(t); }
+    Status flush() override { return local_->flush(); }
+    int64_t now_seconds() const override { return local_->now_seconds(); }
+
+  private:
+    Replica* local_;
+    cluster::StorageProxy* proxy_;
+    int timeout_ms_;
+};
+
+}  // namespace
+
+void Coordinator::set_cluster_ddl(Executor* ddl_executor, std::function<Status()> refresh,
+                                  cluster::StorageProxy* proxy) {
+    ddl_executor_ = ddl_executor;
+    refresh_schema_ = std::move(refresh);
+    proxy_ = proxy;
+}
+
+Result<SchemaOutcome> Coordinator::execute_schema(const cql::SchemaPlan& s) {
+    std::lock_guard<std::mutex> lock(ddl_mu_);
+    if (!proxy_) {
+        return execute_schema_statement(s.statement, s.keyspace, *catalog_, *replica_,
+                                        next_timestamp());
+    }
+    // Another node may change the schema first: the catalog is refreshed and
+    // the statement runs again against the new schema (it then fails with
+    // the error that schema gives it, or applies).
+    ClusterTruncate replica(replica_, proxy_, options_.write_timeout_ms * 5);
+    for (int attempt = 0;; ++attempt) {
+        auto out =
+            execute_schema_statement(s.statement, s.keyspace, *catalog_, replica, next_timestamp());
+        if (out.is_ok() || attempt >= 3 ||
+            !cluster::EtcdCatalogStore::is_stale_schema(out.status()) || !refresh_schema_) {
+            return out;
+        }
+        TESSEL_RETURN_IF_ERROR(refresh_schema_());
+    }
+}
+
+Task<Result<ResultSet>> Coordinator::run_schema(const cql::SchemaPlan& s, const cql::Plan&) {
     SchemaOutcome out;
-    {
-        std::lock_guard<std::mutex> lock(ddl_mu_);
-        TESSEL_ASSIGN_OR_RETURN(out, execute_schema_statement(s.statement, s.keyspace, *catalog_,
-                                                              *replica_, next_timestamp()));
+    if (ddl_executor_) {
+        // Schema changes wait for etcd: off the event loop.
+        TESSEL_CO_ASSIGN_OR_RETURN(
+            out, co_await run_on(ddl_executor_, [&] { return execute_schema(s); }));
+    } else {
+        TESSEL_CO_ASSIGN_OR_RETURN(out, execute_schema(s));
     }
     ResultSet rs;
     if (out.describe) {
@@ -312,13 +400,13 @@ Result<ResultSet> Coordinator::run_schema(const cql::SchemaPlan& s, const cql::P
             std::vector<std::optional<std::string>> row(r.begin(), r.end());
             rs.rows.push_back(std::move(row));
         }
-        return rs;
+        co_return rs;
     }
-    if (!out.changed) return rs;
+    if (!out.changed) co_return rs;
     rs.kind = ResultSet::Kind::kSchemaChange;
     rs.schema_change = SchemaChange{out.change_type, out.target, out.keyspace, out.name, {}};
     if (listener_) listener_(rs.schema_change);
-    return rs;
+    co_return rs;
 }
 
 Task<Result<ResultSet>> Coordinator::run_select(const cql::SelectPlan& s, const cql::Plan& plan,
@@ -371,6 +459,9 @@ Task<Result<ResultSet>> Coordinator::run_select(const cql::SelectPlan& s, const 
     } else {
         RequestOptions ro = request_options(options, nullptr);
         ro.deadline = req.deadline;
+        if (cluster::is_serial(ro.consistency)) {
+            TESSEL_CO_RETURN_IF_ERROR(co_await serial_read_barrier(s, values, &ro));
+        }
         source = make_replica_source(replica_, t.id, req.now_seconds, ro);
         if (t.has_hidden_key()) source = make_sharded_source(std::move(source), t);
     }
@@ -392,6 +483,46 @@ Task<Result<ResultSet>> Coordinator::run_select(const cql::SelectPlan& s, const 
     co_return rs;
 }
 
+Task<Status> Coordinator::serial_read_barrier(const cql::SelectPlan& s,
+                                              const std::vector<BoundValue>& values,
+                                              RequestOptions* ro) {
+    const cql::TableInfo& t = *s.table;
+    if (!s.where.partition_restricted() || t.has_hidden_key()) {
+        co_return Status::invalid(
+            "SERIAL/LOCAL_SERIAL consistency may only be requested for one partition at a time");
+    }
+    TESSEL_CO_ASSIGN_OR_RETURN(auto targets, partition_targets(s.where, t, layout_of(t), values));
+    if (targets.size() != 1) {
+        co_return Status::invalid(
+            "SERIAL/LOCAL_SERIAL consistency may only be requested for one partition at a time");
+    }
+    // A transaction round that commits an empty update: it finishes any
+    // proposal left in progress, so the read sees every committed
+    // transaction, and makes sure one it did not see is never finished
+    // after it (a later read cannot see what this one did not).
+    ro->serial = ro->consistency;
+    storage::PartitionMutation empty;
+    empty.partition_key = targets[0].key;
+    cluster::CasDecider nothing =
+        [empty](int64_t) -> Task<Result<std::optional<storage::PartitionMutation>>> {
+        co_return std::optional<storage::PartitionMutation>(empty);
+    };
+    auto round = co_await replica_->cas(t.id, targets[0].key, *ro, nothing);
+    if (!round.is_ok()) {
+        // Cassandra answers a SERIAL read that could not finish its round
+        // in time with a Read_timeout.
+        const Status& st = round.status();
+        if (st.code() == ErrorCode::kWriteTimeout && st.replicas) {
+            co_return cluster::read_timeout(ro->serial, 0, st.replicas->block_for, false);
+        }
+        co_return st;
+    }
+    ro->consistency = ro->serial == cluster::Consistency::kLocalSerial
+                          ? cluster::Consistency::kLocalQuorum
+                          : cluster::Consistency::kQuorum;
+    co_return Status::ok();
+}
+
 Task<Result<ResultSet>> Coordinator::run_modify(const cql::ModifyPlan& m,
                                                 const std::vector<BoundValue>& values,
                                                 const QueryOptions& options) {
@@ -404,11 +535,6 @@ Task<Result<ResultSet>> Coordinator::run_modify(const cql::ModifyPlan& m,
     const std::vector<BatchItem> items{BatchItem{&m, &values}};
     co_return co_await run_batch(items, ts, m.table->is_counter,
                                  request_options(options, write_type), /*is_batch=*/false);
-}
-
-std::mutex& Coordinator::partition_lock(const std::string& table_id, const std::string& key) {
-    const size_t h = std::hash<std::string>{}(table_id) ^ (std::hash<std::string>{}(key)*31);
-    return lwt_locks_[h % kLockStripes];
 }
 
 }  // namespace tessel::query

@@ -20,6 +20,7 @@
 #include "query/access.h"
 #include "query/observer.h"
 #include "query/plan_cache.h"
+#include "query/schema_executor.h"
 #include "query/table_source.h"
 #include "query/virtual_table.h"
 #include "query/write_builder.h"
@@ -27,7 +28,10 @@
 
 namespace tessel {
 class Catalog;
+namespace cluster {
+class StorageProxy;
 }
+}  // namespace tessel
 
 namespace tessel::query {
 
@@ -60,6 +64,12 @@ class Coordinator {
 
     // Called after each successful schema change, before its result returns.
     void set_schema_listener(std::function<void(const SchemaChange&)> listener);
+
+    // On a cluster: DDL runs on `ddl_executor` (its etcd transaction blocks),
+    // `refresh` reloads the catalog when another node's DDL won a race, and
+    // TRUNCATE goes to every node through `proxy`.
+    void set_cluster_ddl(Executor* ddl_executor, std::function<Status()> refresh,
+                         cluster::StorageProxy* proxy);
 
     // `keyspace` is the session's current keyspace; USE changes it. `access`
     // (the session's, may be null: no checks, no role statements) authorizes
@@ -95,7 +105,8 @@ class Coordinator {
                                 AccessControl* access);
     Result<std::vector<BoundValue>> bind(const cql::Plan& plan, const QueryOptions& options);
     Result<ResultSet> run_use(const cql::UsePlan& use, std::string* keyspace);
-    Result<ResultSet> run_schema(const cql::SchemaPlan& s, const cql::Plan& plan);
+    Task<Result<ResultSet>> run_schema(const cql::SchemaPlan& s, const cql::Plan& plan);
+    Result<SchemaOutcome> execute_schema(const cql::SchemaPlan& s);
     Task<Result<ResultSet>> run_select(const cql::SelectPlan& s, const cql::Plan& plan,
                                        const std::vector<BoundValue>& values,
                                        const QueryOptions& options);
@@ -104,6 +115,10 @@ class Coordinator {
     // What the replicas are asked for: the request's consistency, and its
     // deadline for a write (`write_type`) or a read (write_type null).
     RequestOptions request_options(const QueryOptions& options, const char* write_type) const;
+    // SERIAL reads: a Paxos round on the read's partition first (Invalid for
+    // more than one), then a QUORUM (LOCAL_QUORUM) read.
+    Task<Status> serial_read_barrier(const cql::SelectPlan& s,
+                                     const std::vector<BoundValue>& values, RequestOptions* ro);
     Task<Result<ResultSet>> run_modify(const cql::ModifyPlan& m,
                                        const std::vector<BoundValue>& values,
                                        const QueryOptions& options);
@@ -142,7 +157,6 @@ class Coordinator {
                                            const std::vector<CasTarget>& targets, int64_t timestamp,
                                            int64_t now, const RowFetcher& fetch, bool is_batch);
     Status observe_writes(const std::vector<TableMutation>& all);
-    std::mutex& partition_lock(const std::string& table_id, const std::string& key);
 
     Catalog* catalog_;
     Replica* replica_;
@@ -150,6 +164,9 @@ class Coordinator {
     std::function<void(const SchemaChange&)> listener_;
     std::shared_ptr<QueryObserver> observer_;
     std::mutex ddl_mu_;
+    Executor* ddl_executor_ = nullptr;
+    std::function<Status()> refresh_schema_;
+    cluster::StorageProxy* proxy_ = nullptr;
     std::atomic<int64_t> last_timestamp_{0};
 
     // Statements prepared by clients, and those run as plain text (kept
@@ -163,9 +180,6 @@ class Coordinator {
     };
     std::map<std::pair<std::string, std::string>, Virtual> virtuals_;
     std::map<std::pair<std::string, std::string>, cql::TablePtr> virtual_infos_;
-
-    static constexpr size_t kLockStripes = 256;
-    std::unique_ptr<std::mutex[]> lwt_locks_;
 };
 
 }  // namespace tessel::query

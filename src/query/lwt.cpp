@@ -12,6 +12,7 @@
 #include "query/term_eval.h"
 #include "query/write_builder.h"
 #include "query/write_reads.h"
+#include "storage/reconcile.h"
 #include "types/bytes_util.h"
 #include "types/value.h"
 
@@ -19,6 +20,24 @@ namespace tessel::query {
 namespace {
 
 using cql::Operator;
+
+// Folds `from` into `into` (the same partition): what several conditional
+// statements of one batch write, as one update.
+void merge_mutation(storage::PartitionMutation* into, storage::PartitionMutation from) {
+    into->partition_deletion =
+        storage::max_deletion(into->partition_deletion, from.partition_deletion);
+    for (auto& rt : from.range_tombstones)
+        into->range_tombstones.push_back(std::move(rt));
+    if (from.static_row) {
+        if (into->static_row) {
+            storage::merge_row(&*into->static_row, std::move(*from.static_row));
+        } else {
+            into->static_row = std::move(from.static_row);
+        }
+    }
+    for (auto& r : from.rows)
+        into->rows.push_back(std::move(r));
+}
 
 }  // namespace
 
@@ -281,29 +300,42 @@ Task<Result<ResultSet>> Coordinator::run_conditional(const std::vector<BatchItem
         }
         targets.push_back(std::move(c));
     }
-    // Conditional writes of one partition are serialised here: read, decide,
-    // write. The local replica never suspends, so the lock is never held
-    // across a suspension.
-    std::lock_guard<std::mutex> lock(partition_lock(t.id, targets[0].partition.key));
-    WriteReads reads(replica_, now, ro);
+    // The replica runs the transaction: one node serialises the partition's
+    // transactions, a cluster runs a Paxos round; `decide` reads what the
+    // conditions need (at QUORUM on a cluster) and builds the update at the
+    // transaction's timestamp.
+    RequestOptions read_ro = ro;
+    read_ro.consistency = ro.serial == cluster::Consistency::kLocalSerial
+                              ? cluster::Consistency::kLocalQuorum
+                              : cluster::Consistency::kQuorum;
     CasDecision decision;
-    while (true) {
-        auto d = decide_conditional(items, targets, timestamp, now, reads.rows(&t), is_batch);
-        if (d.is_ok()) {
-            decision = std::move(d).value();
-            break;
+    cluster::CasDecider decide =
+        [&](int64_t ts) -> Task<Result<std::optional<storage::PartitionMutation>>> {
+        WriteReads reads(replica_, now, read_ro);
+        while (true) {
+            // A Paxos round writes at its ballot's time; one node at the
+            // statement's (ts 0).
+            auto d = decide_conditional(items, targets, ts != 0 ? ts : timestamp, now,
+                                        reads.rows(&t), is_batch);
+            if (d.is_ok()) {
+                decision = std::move(d).value();
+                break;
+            }
+            if (!reads.has_missing()) co_return d.status();
+            TESSEL_CO_RETURN_IF_ERROR(co_await reads.fetch_missing());
         }
-        if (!reads.has_missing()) co_return d.status();
-        Task<Status> fetched = reads.fetch_missing();
-        if (!fetched.ready()) std::abort();  // a suspension while holding the lock
-        TESSEL_CO_RETURN_IF_ERROR(fetched.take());
-    }
-    if (decision.applied) {
+        if (!decision.applied) co_return std::optional<storage::PartitionMutation>();
         TESSEL_CO_RETURN_IF_ERROR(observe_writes(decision.mutations));
-        Task<Status> applied = apply_all(decision.mutations, ro);
-        if (!applied.ready()) std::abort();
-        TESSEL_CO_RETURN_IF_ERROR(applied.take());
-    }
+        // One partition: the statements' mutations become one update.
+        storage::PartitionMutation update;
+        update.partition_key = targets[0].partition.key;
+        for (auto& [_, m] : decision.mutations)
+            merge_mutation(&update, std::move(m));
+        co_return std::optional<storage::PartitionMutation>(std::move(update));
+    };
+    const std::string& key = targets[0].partition.key;
+    TESSEL_CO_ASSIGN_OR_RETURN(bool written, co_await replica_->cas(t.id, key, ro, decide));
+    (void)written;
     co_return std::move(decision.result);
 }
 

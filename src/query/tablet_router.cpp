@@ -98,7 +98,7 @@ class TabletCursor final : public PartitionCursor {
             part.end_key = *hi;
             part.end_inclusive = false;
         }
-        Replica* replica = router_->replica_for(map.at(index_).shard);
+        Replica* replica = router_->replica_for(*tablets_, index_);
         auto c = co_await replica->scan(table_id_, part, now_, options_);
         if (!c.is_ok()) co_return c.status();
         cursor_ = std::move(c).value();
@@ -155,8 +155,8 @@ const TableTablets* TabletRouter::routed(const std::string& table_id) const {
 
 TabletRouter::~TabletRouter() = default;
 
-Replica* TabletRouter::replica_for(int32_t) const {
-    return inner_;
+Replica* TabletRouter::replica_for(const TableTablets& t, size_t i) const {
+    return t.replicas.empty() ? inner_ : t.replicas[i].get();
 }
 
 std::shared_ptr<const TableTablets> TabletRouter::tablets(const std::string& table_id) const {
@@ -165,13 +165,15 @@ std::shared_ptr<const TableTablets> TabletRouter::tablets(const std::string& tab
     return it == tables->end() ? nullptr : it->second;
 }
 
-TabletMap TabletRouter::first_map(bool hashed) const {
+TabletMap TabletRouter::first_map(const std::string& table_id, bool hashed) const {
+    if (options_.first_map) return options_.first_map(table_id, hashed);
     const int64_t now = options_.clock();
     return hashed ? TabletMap::initial_hash(options_.initial_hash_tablets, options_.shards, now)
                   : TabletMap::initial_ordered(now);
 }
 
-std::shared_ptr<const TableTablets> TabletRouter::make_tablets(TabletMap map,
+std::shared_ptr<const TableTablets> TabletRouter::make_tablets(const std::string& table_id,
+                                                               TabletMap map,
                                                                const TableTablets* previous) {
     auto t = std::make_shared<TableTablets>();
     const int64_t now = options_.clock();
@@ -189,20 +191,51 @@ std::shared_ptr<const TableTablets> TabletRouter::make_tablets(TabletMap map,
         t->loads.push_back(std::move(load));
     }
     t->map = std::move(map);
+    if (options_.replica_set) {
+        for (const auto& tablet : t->map.tablets())
+            t->replicas.push_back(options_.replica_set(table_id, tablet));
+    }
     return t;
 }
 
 Status TabletRouter::install(const std::string& table_id, TabletMap map,
                              const TableTablets* previous) {
-    if (store_) TESSEL_RETURN_IF_ERROR(store_->put(table_id, map.encode()));
+    if (store_ && !options_.shared_maps) {
+        TESSEL_RETURN_IF_ERROR(store_->put(table_id, map.encode()));
+    }
     auto next = std::make_shared<Tables>(*tables_.load());
-    (*next)[table_id] = make_tablets(std::move(map), previous);
+    (*next)[table_id] = make_tablets(table_id, std::move(map), previous);
     publish(std::move(next));
     return Status::ok();
 }
 
+Status TabletRouter::apply_remote(const std::string& table_id,
+                                  const std::optional<std::string>& encoded) {
+    std::lock_guard lock(mu_);
+    auto next = std::make_shared<Tables>(*tables_.load());
+    if (!encoded) {
+        next->erase(table_id);
+    } else {
+        TESSEL_ASSIGN_OR_RETURN(auto map, TabletMap::decode(*encoded));
+        auto it = next->find(table_id);
+        (*next)[table_id] =
+            make_tablets(table_id, std::move(map), it == next->end() ? nullptr : it->second.get());
+    }
+    publish(std::move(next));
+    return Status::ok();
+}
+
+void TabletRouter::refresh_replicas() {
+    if (!options_.replica_set) return;
+    std::lock_guard lock(mu_);
+    auto next = std::make_shared<Tables>();
+    for (const auto& [id, t] : *tables_.load())
+        (*next)[id] = make_tablets(id, t->map, t.get());
+    publish(std::move(next));
+}
+
 Status TabletRouter::uninstall(const std::string& table_id) {
-    if (store_) TESSEL_RETURN_IF_ERROR(store_->remove(table_id));
+    if (store_ && !options_.shared_maps) TESSEL_RETURN_IF_ERROR(store_->remove(table_id));
     auto next = std::make_shared<Tables>(*tables_.load());
     next->erase(table_id);
     publish(std::move(next));
@@ -245,12 +278,16 @@ Status TabletRouter::load() {
                 }
                 if (map->hashed() == hashed) {
                     auto next = std::make_shared<Tables>(*tables_.load());
-                    (*next)[id] = make_tablets(std::move(map).value(), nullptr);
+                    (*next)[id] = make_tablets(id, std::move(map).value(), nullptr);
                     publish(std::move(next));
                     continue;
                 }
             }
-            TESSEL_RETURN_IF_ERROR(install(id, first_map(hashed), nullptr));
+            TabletMap first = first_map(id, hashed);
+            if (store_ && options_.shared_maps) {
+                TESSEL_RETURN_IF_ERROR(store_->put(id, first.encode()));
+            }
+            TESSEL_RETURN_IF_ERROR(install(id, std::move(first), nullptr));
         }
     }
     // Maps of tables the catalog no longer has (a crash during DROP).
@@ -270,7 +307,10 @@ Task<Status> TabletRouter::apply(const std::string& table_id, const storage::Par
     // Counted before the write is sent: `t` is this thread's cached snapshot,
     // which another request may replace while this one waits for replicas.
     t->loads[i]->record_write(mutation_bytes(m));
-    co_return co_await replica_for(t->map.at(i).shard)->apply(table_id, m, options);
+    if (t->replicas.empty()) co_return co_await inner_->apply(table_id, m, options);
+    // The tablet's replica set stays alive while its write is in flight.
+    std::shared_ptr<Replica> replicas = t->replicas[i];
+    co_return co_await replicas->apply(table_id, m, options);
 }
 
 Task<Result<std::unique_ptr<PartitionStream>>> TabletRouter::read(const std::string& table_id,
@@ -282,8 +322,17 @@ Task<Result<std::unique_ptr<PartitionStream>>> TabletRouter::read(const std::str
     if (!t) return inner_->read(table_id, partition_key, slice, now_seconds, options);
     const size_t i = t->map.find(partition_key);
     t->loads[i]->record_read();
-    return replica_for(t->map.at(i).shard)
-        ->read(table_id, partition_key, slice, now_seconds, options);
+    if (t->replicas.empty())
+        return inner_->read(table_id, partition_key, slice, now_seconds, options);
+    return read_from(t->replicas[i], table_id, partition_key, slice, now_seconds, options);
+}
+
+Task<Result<std::unique_ptr<PartitionStream>>> TabletRouter::read_from(
+    std::shared_ptr<Replica> replicas, const std::string& table_id,
+    const std::string& partition_key, const SliceSpec& slice, int64_t now_seconds,
+    const RequestOptions& options) {
+    // `replicas` (the tablet's replica set) stays alive while the read runs.
+    co_return co_await replicas->read(table_id, partition_key, slice, now_seconds, options);
 }
 
 Task<Result<std::unique_ptr<PartitionCursor>>> TabletRouter::scan(const std::string& table_id,
@@ -301,13 +350,25 @@ Task<Result<std::unique_ptr<PartitionCursor>>> TabletRouter::scan(const std::str
     co_return std::unique_ptr<PartitionCursor>(std::move(cursor));
 }
 
+Task<Result<bool>> TabletRouter::cas(const std::string& table_id, const std::string& partition_key,
+                                     const RequestOptions& options, cluster::CasDecider decide) {
+    const TableTablets* t = routed(table_id);
+    if (!t || t->replicas.empty()) {
+        co_return co_await inner_->cas(table_id, partition_key, options, std::move(decide));
+    }
+    const size_t i = t->map.find(partition_key);
+    t->loads[i]->record_write(0);
+    std::shared_ptr<Replica> replicas = t->replicas[i];
+    co_return co_await replicas->cas(table_id, partition_key, options, std::move(decide));
+}
+
 // --- table lifecycle --------------------------------------------------------
 
 Status TabletRouter::create_table(const std::string& table_id, int32_t gc_grace_seconds) {
     TESSEL_RETURN_IF_ERROR(inner_->create_table(table_id, gc_grace_seconds));
     std::lock_guard lock(mu_);
     if (tablets(table_id)) return Status::ok();
-    return install(table_id, first_map(catalog_hashed(table_id).value_or(true)), nullptr);
+    return install(table_id, first_map(table_id, catalog_hashed(table_id).value_or(true)), nullptr);
 }
 
 Status TabletRouter::drop_table(const std::string& table_id) {
@@ -323,8 +384,10 @@ Status TabletRouter::truncate_table(const std::string& table_id) {
     TESSEL_RETURN_IF_ERROR(inner_->truncate_table(table_id));
     auto t = tablets(table_id);
     if (!t) return Status::ok();
-    // The data is gone: start again from the table's first map.
-    return install(table_id, first_map(t->map.hashed()), nullptr);
+    // The data is gone: start again from the table's first map (on a
+    // cluster the map stays: its replicas still hold the table).
+    if (options_.first_map) return Status::ok();
+    return install(table_id, first_map(table_id, t->map.hashed()), nullptr);
 }
 
 // --- measuring and split/merge ----------------------------------------------
@@ -399,6 +462,8 @@ Result<std::vector<TabletReport>> TabletRouter::describe(const std::string& tabl
 }
 
 Result<size_t> TabletRouter::evaluate() {
+    // Shared maps change through the cluster's control plane, not here.
+    if (options_.shared_maps) return size_t{0};
     std::lock_guard lock(mu_);
     size_t changed = 0;
     auto tables = tables_.load();

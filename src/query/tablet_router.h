@@ -50,12 +50,24 @@ struct TabletRouterOptions {
     TabletThresholds thresholds;
     diagnostics::TabletLoadOptions load;
     diagnostics::Clock clock = diagnostics::now_ms;
+    // On a cluster: the first map of a new table (placed on the ring), and
+    // the replica set serving a tablet (its requests go there instead of to
+    // the local replica). Unset on a single node.
+    std::function<TabletMap(const std::string& table_id, bool hashed)> first_map;
+    std::function<std::shared_ptr<Replica>(const std::string& table_id, const Tablet& tablet)>
+        replica_set;
+    // On a cluster the maps are shared (etcd) and written by DDL itself:
+    // creating, truncating or dropping a table changes only this router's
+    // copy, and load() stores only the maps it had to create.
+    bool shared_maps = false;
 };
 
 // One table's tablets as routed now: the map and each tablet's load.
 struct TableTablets {
     TabletMap map;
     std::vector<std::shared_ptr<diagnostics::TabletLoad>> loads;  // one per tablet
+    // One per tablet on a cluster (options.replica_set); empty on one node.
+    std::vector<std::shared_ptr<Replica>> replicas;
 };
 
 // What system.tablets shows of one tablet.
@@ -90,6 +102,13 @@ class TabletRouter final : public Replica {
     // One split/merge round over every table; returns the number of changes.
     Result<size_t> evaluate();
 
+    // On a cluster: a map written by another node (nullopt: removed), as
+    // the control plane's watch delivers it; installed, not stored again.
+    Status apply_remote(const std::string& table_id, const std::optional<std::string>& encoded);
+    // Builds every tablet's replica set again (the keyspaces' replication
+    // may have changed).
+    void refresh_replicas();
+
     // Replica: routed through the tablets.
     Task<Status> apply(const std::string& table_id, const storage::PartitionMutation& m,
                        const RequestOptions& options) override;
@@ -100,6 +119,8 @@ class TabletRouter final : public Replica {
     Task<Result<std::unique_ptr<PartitionCursor>>> scan(const std::string& table_id,
                                                         const KeyRange& range, int64_t now_seconds,
                                                         const RequestOptions& options) override;
+    Task<Result<bool>> cas(const std::string& table_id, const std::string& partition_key,
+                           const RequestOptions& options, cluster::CasDecider decide) override;
     Status create_table(const std::string& table_id, int32_t gc_grace_seconds) override;
     Status drop_table(const std::string& table_id) override;
     Status truncate_table(const std::string& table_id) override;
@@ -116,14 +137,16 @@ class TabletRouter final : public Replica {
         return inner_->for_each_partition_stats(table_id, fn);
     }
 
-    // The replica serving a shard (one node: the local replica for every shard).
-    Replica* replica_for(int32_t shard) const;
+    // The replica serving tablet `i` of `t`: its replica set on a cluster,
+    // else the local replica.
+    Replica* replica_for(const TableTablets& t, size_t i) const;
 
   private:
     using Tables = std::unordered_map<std::string, std::shared_ptr<const TableTablets>>;
 
-    std::shared_ptr<const TableTablets> make_tablets(TabletMap map, const TableTablets* previous);
-    TabletMap first_map(bool hashed) const;
+    std::shared_ptr<const TableTablets> make_tablets(const std::string& table_id, TabletMap map,
+                                                     const TableTablets* previous);
+    TabletMap first_map(const std::string& table_id, bool hashed) const;
     // Requires mu_. Stores `map` (when a store is attached) and publishes it.
     Status install(const std::string& table_id, TabletMap map, const TableTablets* previous);
     Status uninstall(const std::string& table_id);
@@ -131,6 +154,12 @@ class TabletRouter final : public Replica {
     Result<std::vector<TabletObservation>> observe(const std::string& table_id,
                                                    const TableTablets& t);
     std::optional<bool> catalog_hashed(const std::string& table_id) const;
+    Task<Result<std::unique_ptr<PartitionStream>>> read_from(std::shared_ptr<Replica> replicas,
+                                                             const std::string& table_id,
+                                                             const std::string& partition_key,
+                                                             const SliceSpec& slice,
+                                                             int64_t now_seconds,
+                                                             const RequestOptions& options);
     void publish(std::shared_ptr<const Tables> tables);
     // The table's tablets as this thread last saw them (valid until this
     // thread's next call); nullptr for an unknown table.

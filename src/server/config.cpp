@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "auth/auth_service.h"
+#include "server/cluster_config.h"
 #include "server/tablet_config.h"
 
 namespace tessel::server {
@@ -122,6 +123,8 @@ Status apply_scalar(int line, const std::string& key, const std::string& value,
     } else if (key.starts_with("tablet_")) {
         return apply_tablet_setting(line, key, value, &config->db.tablets, known);
     } else {
+        TESSEL_RETURN_IF_ERROR(apply_cluster_setting(line, key, value, &config->db.cluster, known));
+        if (*known) return Status::ok();
         return apply_health_setting(line, key, value, config, known);
     }
     return Status::ok();
@@ -182,12 +185,24 @@ Status apply_config_text(std::string_view text, ServerConfig* config,
             if (list_key == "data_file_directories" && first_item) {
                 config->db.data_dir = unquote(line.substr(1));
                 first_item = false;
+            } else if (list_key == "etcd_endpoints") {
+                config->db.cluster.etcd_endpoints.push_back(unquote(line.substr(1)));
             }
             continue;
         }
         if (indented) {
             if (list_key == "client_encryption_options") {
                 TESSEL_RETURN_IF_ERROR(apply_tls_option(line_no, line, &config->client_tls));
+            } else if (list_key == "server_encryption_options") {
+                const size_t colon = line.find(':');
+                if (colon == std::string_view::npos) {
+                    return Status::config("config line " + std::to_string(line_no) +
+                                          ": expected 'key: value', got '" + std::string(line) +
+                                          "'");
+                }
+                TESSEL_RETURN_IF_ERROR(apply_internode_tls_option(
+                    line_no, std::string(trim(line.substr(0, colon))),
+                    unquote(line.substr(colon + 1)), &config->db.cluster));
             }
             continue;  // nested mapping under a key we do not read
         }
@@ -203,7 +218,7 @@ Status apply_config_text(std::string_view text, ServerConfig* config,
             list_key = key;
             first_item = true;
             if (key != "data_file_directories" && key != "client_encryption_options" &&
-                ignored_keys) {
+                key != "server_encryption_options" && key != "etcd_endpoints" && ignored_keys) {
                 ignored_keys->push_back(key);
             }
             continue;

@@ -76,6 +76,14 @@ void Connection::post_schema_event(const SchemaChange& change) {
     });
 }
 
+void Connection::post_cluster_event(const ClusterEvent& event) {
+    asio::post(socket_.get_executor(), [self = shared_from_this(), event] {
+        if (self->closed_ || self->closing_) return;
+        std::string frame = self->handler_.encode_cluster_event(event);
+        if (!frame.empty()) self->queue_output(std::move(frame));
+    });
+}
+
 void Connection::post_close() {
     asio::post(socket_.get_executor(), [self = shared_from_this()] { self->close_now(); });
 }
@@ -145,7 +153,7 @@ void Connection::process_frames() {
                 }
             }
         }
-        if (outcome.registered_schema_events && hooks_.on_register) {
+        if (outcome.registered_events && hooks_.on_register) {
             hooks_.on_register(shared_from_this());
         }
         if (outcome.close) closing_ = true;

@@ -30,8 +30,8 @@ namespace tessel::server {
 
 class Connection : public std::enable_shared_from_this<Connection> {
   public:
-    // Called on the connection's loop when the client registers for schema
-    // events, and when the connection closes (so the server can forget it).
+    // Called on the connection's loop when the client registers for events,
+    // and when the connection closes (so the server can forget it).
     struct Hooks {
         std::function<void(const std::shared_ptr<Connection>&)> on_register;
         std::function<void(const Connection*)> on_close;
@@ -50,6 +50,9 @@ class Connection : public std::enable_shared_from_this<Connection> {
     void start();
     // Thread-safe: queues a SCHEMA_CHANGE event on the connection's loop.
     void post_schema_event(const SchemaChange& change);
+    // Thread-safe: queues a TOPOLOGY_CHANGE or STATUS_CHANGE event, if the
+    // client registered for its type.
+    void post_cluster_event(const ClusterEvent& event);
     // Thread-safe: closes the socket on the connection's loop.
     void post_close();
 

@@ -2,6 +2,8 @@
 
 #include <spdlog/spdlog.h>
 
+#include <asio/ip/address.hpp>
+
 #include <exception>
 
 #include "protocol/handshake.h"
@@ -101,18 +103,25 @@ Status check_value_sizes(const std::vector<protocol::BoundValue>& values, size_t
 protocol::ErrorResponse error_response(const Status& status, uint16_t consistency) {
     protocol::ErrorResponse e = protocol::ErrorResponse::from_status(status);
     e.consistency = consistency;
+    // Replica counts come from the cluster; a single node's own timeouts
+    // and failures are one replica of one.
+    const Status::Replicas r = status.replicas.value_or(Status::Replicas{});
+    if (status.replicas) e.consistency = r.consistency;
     switch (e.code) {
         case ErrorCode::kUnavailable:
-            e.required = 1;
-            e.alive = 0;
+            e.required = status.replicas ? r.block_for : 1;
+            e.alive = r.received;
             break;
         case ErrorCode::kWriteTimeout:
         case ErrorCode::kWriteFailure:
         case ErrorCode::kReadTimeout:
         case ErrorCode::kReadFailure:
-            e.block_for = 1;
-            e.num_failures =
-                e.code == ErrorCode::kWriteFailure || e.code == ErrorCode::kReadFailure;
+            e.received = r.received;
+            e.block_for = status.replicas ? r.block_for : 1;
+            e.data_present = r.data_present;
+            e.num_failures = status.replicas ? r.failures
+                                             : (e.code == ErrorCode::kWriteFailure ||
+                                                e.code == ErrorCode::kReadFailure);
             if (!status.detail1.empty()) e.write_type = status.detail1;
             break;
         case ErrorCode::kFunctionFailure:
@@ -354,17 +363,17 @@ void RequestHandler::finish_login(const DeferredLogin& login,
 
 RequestHandler::Response RequestHandler::handle_register(const protocol::RegisterRequest& reg,
                                                          Outcome* outcome) {
-    bool schema = false;
     for (const auto& type : reg.event_types) {
-        if (type == "SCHEMA_CHANGE") {
-            schema = true;
-        } else if (type != "TOPOLOGY_CHANGE" && type != "STATUS_CHANGE") {
+        if (type != "SCHEMA_CHANGE" && type != "TOPOLOGY_CHANGE" && type != "STATUS_CHANGE") {
             return protocol_error("Invalid value '" + type + "' for Type");
         }
     }
-    if (schema && !schema_events_) {
-        schema_events_ = true;
-        outcome->registered_schema_events = true;
+    for (const auto& type : reg.event_types) {
+        bool& flag = type == "SCHEMA_CHANGE"     ? schema_events_
+                     : type == "TOPOLOGY_CHANGE" ? topology_events_
+                                                 : status_events_;
+        if (!flag) outcome->registered_events = true;
+        flag = true;
     }
     return protocol::ReadyResponse{};
 }
@@ -494,6 +503,45 @@ void RequestHandler::append_response(int16_t stream, const Response& response,
     h.length = static_cast<uint32_t>(compressed->size());
     protocol::append_header(h, out);
     out->append(*compressed);
+}
+
+std::string RequestHandler::encode_cluster_event(const ClusterEvent& event) const {
+    const bool topology = event.kind == ClusterEvent::Kind::kNewNode ||
+                          event.kind == ClusterEvent::Kind::kRemovedNode;
+    if (topology ? !topology_events_ : !status_events_) return "";
+    asio::error_code ec;
+    const auto address = asio::ip::make_address(event.rpc_address, ec);
+    if (ec) return "";
+    protocol::Inet node;
+    if (address.is_v4()) {
+        const auto bytes = address.to_v4().to_bytes();
+        node.address.assign(bytes.begin(), bytes.end());
+    } else {
+        const auto bytes = address.to_v6().to_bytes();
+        node.address.assign(bytes.begin(), bytes.end());
+    }
+    node.port = event.native_port;
+    std::string out;
+    switch (event.kind) {
+        case ClusterEvent::Kind::kNewNode:
+            append_response(protocol::kEventStreamId,
+                            protocol::TopologyChangeEvent{"NEW_NODE", std::move(node)}, {}, &out);
+            break;
+        case ClusterEvent::Kind::kRemovedNode:
+            append_response(protocol::kEventStreamId,
+                            protocol::TopologyChangeEvent{"REMOVED_NODE", std::move(node)}, {},
+                            &out);
+            break;
+        case ClusterEvent::Kind::kUp:
+            append_response(protocol::kEventStreamId,
+                            protocol::StatusChangeEvent{"UP", std::move(node)}, {}, &out);
+            break;
+        case ClusterEvent::Kind::kDown:
+            append_response(protocol::kEventStreamId,
+                            protocol::StatusChangeEvent{"DOWN", std::move(node)}, {}, &out);
+            break;
+    }
+    return out;
 }
 
 std::string RequestHandler::encode_schema_event(const SchemaChange& change) const {

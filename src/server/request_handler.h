@@ -38,8 +38,9 @@ class RequestHandler {
         // The connection must be closed once the appended frames are written
         // (version errors, oversized frames: the stream cannot be trusted).
         bool close = false;
-        // The request just registered this connection for SCHEMA_CHANGE events.
-        bool registered_schema_events = false;
+        // The request registered this connection for an event type it was
+        // not registered for yet (SCHEMA_CHANGE, TOPOLOGY_CHANGE, STATUS_CHANGE).
+        bool registered_events = false;
         // The frame was a login left to the caller (take_deferred_login()):
         // nothing was appended for it.
         bool login_deferred = false;
@@ -92,6 +93,9 @@ class RequestHandler {
     // An EVENT frame (stream -1) for a schema change, in this connection's
     // version and compression.
     std::string encode_schema_event(const SchemaChange& change) const;
+    // The EVENT frame of a cluster event, or "" when this connection did not
+    // register for its type (or the address does not parse).
+    std::string encode_cluster_event(const ClusterEvent& event) const;
 
     bool registered_for_schema_events() const { return schema_events_; }
 
@@ -136,6 +140,8 @@ class RequestHandler {
     bool defer_logins_ = false;
     DeferredLogin deferred_login_;
     bool schema_events_ = false;
+    bool topology_events_ = false;
+    bool status_events_ = false;
     protocol::Compression compression_ = protocol::Compression::kNone;
     mutable std::optional<ErrorCode> last_error_;
 };

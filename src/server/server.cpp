@@ -65,6 +65,8 @@ Status Server::start() {
 
     subscription_ =
         db_.subscribe_schema_changes([this](const SchemaChange& c) { on_schema_change(c); });
+    cluster_subscription_ =
+        db_.subscribe_cluster_events([this](const ClusterEvent& e) { on_cluster_event(e); });
     started_ = true;
     do_accept();
     loops_->start();
@@ -134,6 +136,18 @@ void Server::on_schema_change(const SchemaChange& change) {
         c->post_schema_event(change);
 }
 
+void Server::on_cluster_event(const ClusterEvent& event) {
+    std::vector<std::shared_ptr<Connection>> targets;
+    {
+        std::lock_guard lock(mu_);
+        for (auto& [id, weak] : schema_listeners_) {
+            if (auto c = weak.lock()) targets.push_back(std::move(c));
+        }
+    }
+    for (auto& c : targets)
+        c->post_cluster_event(event);
+}
+
 size_t Server::connection_count() const {
     std::lock_guard lock(mu_);
     return connections_.size();
@@ -143,6 +157,7 @@ void Server::stop() {
     if (!started_ || stopped_) return;
     stopped_ = true;
     if (subscription_ >= 0) db_.unsubscribe_schema_changes(subscription_);
+    db_.unsubscribe_cluster_events(cluster_subscription_);
     if (metrics_) metrics_->stop();
     // Stop accepting on the acceptor's own loop, then close every client.
     asio::post(loops_->loop(0), [this] {

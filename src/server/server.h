@@ -54,6 +54,7 @@ class Server {
     void do_accept();
     void refuse_connection(asio::ip::tcp::socket socket);
     void on_schema_change(const SchemaChange& change);
+    void on_cluster_event(const ClusterEvent& event);
 
     ServerConfig config_;
     Database& db_;
@@ -69,11 +70,13 @@ class Server {
         std::make_shared<RequestLimits>();  // client_encryption_options enabled
     uint16_t port_ = 0;
     int subscription_ = -1;
+    int cluster_subscription_ = 0;
     bool started_ = false;
     bool stopped_ = false;
 
     mutable std::mutex mu_;  // guards the two maps (connect/close/DDL only)
     std::map<uint64_t, std::weak_ptr<Connection>> connections_;
+    // Connections registered for any event type (each filters its own).
     std::map<uint64_t, std::weak_ptr<Connection>> schema_listeners_;
 };
 

@@ -49,7 +49,8 @@ std::vector<query::VirtualRow> local_rows(const NodeInfo& node, const Catalog& c
     set("data_center", text_cell(node.data_center));
     set("gossip_generation", int_cell(gossip_generation));
     set("host_id", uuid_cell(node.host_id));
-    set("listen_address", inet_cell(node.rpc_address));
+    set("listen_address",
+        inet_cell(node.listen_address.empty() ? node.rpc_address : node.listen_address));
     set("native_protocol_version", text_cell("4"));
     set("partitioner", text_cell("org.apache.cassandra.dht.Murmur3Partitioner"));
     set("rack", text_cell(node.rack));
@@ -63,6 +64,28 @@ std::vector<query::VirtualRow> local_rows(const NodeInfo& node, const Catalog& c
     return {std::move(row)};
 }
 
+std::vector<query::VirtualRow> peer_rows(const std::vector<PeerInfo>& peers) {
+    const BuiltinTable& def = builtin_table("system", "peers");
+    std::vector<query::VirtualRow> rows;
+    for (const auto& p : peers) {
+        query::VirtualRow row(def.columns.size());
+        auto set = [&](const char* column, Cell value) {
+            int i = def.column_index(column);
+            if (i >= 0) row[static_cast<size_t>(i)] = std::move(value);
+        };
+        set("peer", inet_cell(p.listen_address));
+        set("data_center", text_cell(p.data_center));
+        set("host_id", uuid_cell(p.host_id));
+        set("rack", text_cell(p.rack));
+        set("release_version", text_cell(p.release_version));
+        set("rpc_address", inet_cell(p.rpc_address));
+        if (!p.schema_version.empty()) set("schema_version", uuid_cell(p.schema_version));
+        set("tokens", text_set_cell(p.tokens));
+        rows.push_back(std::move(row));
+    }
+    return rows;
+}
+
 }  // namespace
 
 std::string default_token_for_host(std::string_view host_id) {
@@ -70,7 +93,8 @@ std::string default_token_for_host(std::string_view host_id) {
 }
 
 std::vector<std::unique_ptr<query::VirtualTable>> make_system_tables(const NodeInfo& node,
-                                                                     const Catalog& catalog) {
+                                                                     const Catalog& catalog,
+                                                                     PeersFn peers) {
     // Cassandra's gossip generation is the node's start time in seconds.
     auto generation = static_cast<int32_t>(std::chrono::duration_cast<std::chrono::seconds>(
                                                std::chrono::system_clock::now().time_since_epoch())
@@ -84,8 +108,9 @@ std::vector<std::unique_ptr<query::VirtualTable>> make_system_tables(const NodeI
         }));
     // One node: no peers, but the table must answer with its columns.
     tables.push_back(std::make_unique<BuiltinVirtualTable>(
-        builtin_table("system", "peers"), []() -> Result<std::vector<query::VirtualRow>> {
-            return std::vector<query::VirtualRow>{};
+        builtin_table("system", "peers"), [peers]() -> Result<std::vector<query::VirtualRow>> {
+            if (!peers) return std::vector<query::VirtualRow>{};
+            return peer_rows(peers());
         }));
     for (const auto& def : builtin_tables()) {
         if (def.keyspace != "system_schema") continue;

@@ -20,15 +20,32 @@ struct NodeInfo {
     std::string host_id;  // 16-byte UUID
     std::string rpc_address = "127.0.0.1";
     int native_port = 9042;
+    std::string listen_address;  // empty: the rpc address
     std::string data_center = "datacenter1";
     std::string rack = "rack1";
     std::vector<std::string> tokens;  // decimal signed 64-bit strings
 };
 
+// Another node of the cluster, as system.peers shows it.
+struct PeerInfo {
+    std::string host_id;
+    std::string listen_address;  // `peer`
+    std::string rpc_address;
+    int native_port = 9042;
+    std::string data_center;
+    std::string rack;
+    std::string release_version;
+    std::string schema_version;  // 16 bytes; empty: unknown (the node is down)
+    std::vector<std::string> tokens;
+};
+using PeersFn = std::function<std::vector<PeerInfo>()>;
+
 // The virtual tables of the system and system_schema keyspaces. They read the
-// catalog on every rows() call, so they always show the current schema.
+// catalog on every rows() call, so they always show the current schema, and
+// `peers` (null on a single node: no peers) for system.peers.
 // `catalog` must outlive the returned tables.
 std::vector<std::unique_ptr<query::VirtualTable>> make_system_tables(const NodeInfo& node,
-                                                                     const Catalog& catalog);
+                                                                     const Catalog& catalog,
+                                                                     PeersFn peers = nullptr);
 
 }  // namespace tessel::system

@@ -49,8 +49,8 @@ std::string key_text(const query::KeyLayout& layout, const std::string& key) {
 
 class TabletsTable final : public query::VirtualTable {
   public:
-    TabletsTable(query::TabletRouter& router, const Catalog& catalog)
-        : router_(router), catalog_(catalog) {}
+    TabletsTable(query::TabletRouter& router, const Catalog& catalog, ReplicaNamer namer)
+        : router_(router), catalog_(catalog), namer_(std::move(namer)) {}
 
     std::string keyspace() const override { return "system"; }
     std::string name() const override { return "tablets"; }
@@ -58,7 +58,8 @@ class TabletsTable final : public query::VirtualTable {
         return "CREATE TABLE system.tablets (keyspace_name text, table_name text, "
                "tablet_id bigint, range_start text, range_end text, shard int, "
                "size_bytes bigint, rows bigint, reads_per_sec double, writes_per_sec double, "
-               "bytes_per_sec double, PRIMARY KEY ((keyspace_name), table_name, tablet_id))";
+               "bytes_per_sec double, replicas frozen<list<text>>, "
+               "PRIMARY KEY ((keyspace_name), table_name, tablet_id))";
     }
 
     Result<std::vector<query::VirtualRow>> rows() const override {
@@ -77,8 +78,8 @@ class TabletsTable final : public query::VirtualTable {
     }
 
   private:
-    static query::VirtualRow row(const std::string& ks, const std::string& table,
-                                 const query::KeyLayout& layout, const query::TabletReport& r) {
+    query::VirtualRow row(const std::string& ks, const std::string& table,
+                          const query::KeyLayout& layout, const query::TabletReport& r) const {
         std::string start, end;
         if (layout.hashed) {
             start = std::to_string(first_token(r.tablet.start));
@@ -98,18 +99,29 @@ class TabletsTable final : public query::VirtualTable {
                 bigint_cell(static_cast<int64_t>(r.rows)),
                 double_cell(r.rates.reads_per_sec),
                 double_cell(r.rates.writes_per_sec),
-                double_cell(r.rates.bytes_per_sec)};
+                double_cell(r.rates.bytes_per_sec),
+                text_list_cell(replica_names(r.tablet))};
+    }
+
+    std::vector<std::string> replica_names(const Tablet& t) const {
+        std::vector<std::string> out;
+        if (!namer_) return out;
+        for (const auto& h : t.replicas)
+            out.push_back(namer_(h));
+        return out;
     }
 
     query::TabletRouter& router_;
     const Catalog& catalog_;
+    ReplicaNamer namer_;
 };
 
 }  // namespace
 
 std::unique_ptr<query::VirtualTable> make_tablets_table(query::TabletRouter& router,
-                                                        const Catalog& catalog) {
-    return std::make_unique<TabletsTable>(router, catalog);
+                                                        const Catalog& catalog,
+                                                        ReplicaNamer replica_name) {
+    return std::make_unique<TabletsTable>(router, catalog, std::move(replica_name));
 }
 
 }  // namespace tessel::system

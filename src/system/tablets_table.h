@@ -15,9 +15,13 @@
 //                                           and row fragments written)
 //   reads_per_sec, writes_per_sec,         the tablet's load over about the
 //   bytes_per_sec                          last minute
+//   replicas                               on a cluster, the addresses of the
+//                                           nodes holding it (empty on one node)
 #pragma once
 
+#include <functional>
 #include <memory>
+#include <string>
 
 #include "query/tablet_router.h"
 #include "query/virtual_table.h"
@@ -28,8 +32,12 @@ class Catalog;
 
 namespace tessel::system {
 
-// `router` and `catalog` must outlive the table.
+// A replica's name (its address) from its host id.
+using ReplicaNamer = std::function<std::string(const std::string& host_id)>;
+
+// `router` and `catalog` must outlive the table; `replica_name` may be null.
 std::unique_ptr<query::VirtualTable> make_tablets_table(query::TabletRouter& router,
-                                                        const Catalog& catalog);
+                                                        const Catalog& catalog,
+                                                        ReplicaNamer replica_name = nullptr);
 
 }  // namespace tessel::system

@@ -77,6 +77,9 @@ Status cmd_toppartitions(client::Client& c, const TableRef& table, int64_t durat
 Status cmd_largepartitions(client::Client& c, const TableRef& filter, std::ostream& out);
 Status cmd_advise(client::Client& c, const TableRef& table, std::ostream& out);
 // `compact` false: flush.
+// Anti-entropy repair of the tables in scope (CALL system.repair): what was
+// compared and what differed.
+Status cmd_repair(client::Client& c, const TableRef& scope, std::ostream& out);
 Status cmd_flush_or_compact(client::Client& c, bool compact, const TableRef& scope,
                             std::ostream& out);
 

@@ -68,29 +68,31 @@ void print_skew(std::ostream& out, std::string_view what, const std::vector<doub
 }  // namespace
 
 Status cmd_status(client::Client& c, std::ostream& out) {
-    TESSEL_ASSIGN_OR_RETURN(ResultSet local, fetch(c, "SELECT * FROM system.local"));
-    if (local.rows.empty()) return Status::server("system.local returned no row");
-    const auto& row = local.rows[0];
-    std::string load = "?";
-    std::string tablets = "?";
-    auto t = fetch(c, "SELECT * FROM system.tablets");
-    if (t.is_ok()) {
-        TabletColumns cols(*t);
-        double size = 0;
-        for (const auto& r : t->rows)
-            size += num_or_zero(*t, r, cols.size);
-        load = cols.size >= 0 ? human_bytes(size) : "?";
-        tablets = std::to_string(t->rows.size());
+    // Every node of the cluster (one row on a single node), grouped by data
+    // centre as nodetool status prints them.
+    TESSEL_ASSIGN_OR_RETURN(ResultSet nodes, fetch(c, "SELECT * FROM system.cluster_nodes"));
+    const int dc_col = nodes.column({"data_center"});
+    std::map<std::string, std::vector<const protocol::Row*>> by_dc;
+    for (const auto& r : nodes.rows)
+        by_dc[nodes.text(r, dc_col)].push_back(&r);
+    bool first = true;
+    for (const auto& [dc, rows] : by_dc) {
+        if (!first) out << "\n";
+        first = false;
+        out << "Datacenter: " << dc << "\n" << std::string(12 + dc.size(), '=') << "\n";
+        out << "Status=Up/Down\n|/ State=Normal/Leaving/Joining/Moving\n";
+        TextTable table({"--", "Address", "Load", "Tablets", "Host ID", "Rack"},
+                        {false, false, true, true, false, false});
+        for (const auto* r : rows) {
+            table.add({nodes.text(*r, nodes.column({"status"})),
+                       nodes.text(*r, nodes.column({"address"})),
+                       human_bytes(num_or_zero(nodes, *r, nodes.column({"load_bytes"}))),
+                       nodes.text(*r, nodes.column({"tablets"})),
+                       nodes.text(*r, nodes.column({"host_id"})),
+                       nodes.text(*r, nodes.column({"rack"}))});
+        }
+        table.print(out);
     }
-    std::string dc = local.text(row, local.column({"data_center"}));
-    out << "Datacenter: " << dc << "\n" << std::string(12 + dc.size(), '=') << "\n";
-    out << "Status=Up/Down\n|/ State=Normal/Leaving/Joining/Moving\n";
-    TextTable table({"--", "Address", "Load", "Tablets", "Host ID", "Rack"},
-                    {false, false, true, true, false, false});
-    table.add({"UN", local.text(row, local.column({"rpc_address", "broadcast_address"})), load,
-               tablets, local.text(row, local.column({"host_id"})),
-               local.text(row, local.column({"rack"}))});
-    table.print(out);
     return Status::ok();
 }
 
@@ -413,6 +415,24 @@ Status cmd_advise(client::Client& c, const TableRef& table, std::ostream& out) {
         const auto& stmt = (*r)[3];
         if (stmt && !stmt->empty()) out << "   " << *stmt << "\n";
     }
+    return Status::ok();
+}
+
+Status cmd_repair(client::Client& c, const TableRef& scope, std::ostream& out) {
+    diagnostics::AdminCall call;
+    call.op = diagnostics::AdminCall::Op::kRepair;
+    call.keyspace = scope.keyspace;
+    call.table = scope.table;
+    TESSEL_ASSIGN_OR_RETURN(ResultSet r, fetch(c, diagnostics::admin_call_text(call)));
+    TextTable table({"Keyspace", "Table", "Ranges", "Mismatched", "Partitions"},
+                    {false, false, true, true, true});
+    for (const auto& row : r.rows) {
+        std::vector<std::string> cells;
+        for (size_t i = 0; i < 5; ++i)
+            cells.push_back(r.text(row, static_cast<int>(i)));
+        table.add(cells);
+    }
+    table.print(out);
     return Status::ok();
 }
 

@@ -36,7 +36,7 @@ int main(int argc, char** argv) {
     std::string duration_text = "10s";
     size_t top = 10;
 
-    auto* status = app.add_subcommand("status", "Node status: address, load, tablets");
+    auto* status = app.add_subcommand("status", "Every node: status, address, load, tablets");
     auto* info = app.add_subcommand("info", "Node information from system.local");
     auto* tablestats = app.add_subcommand("tablestats", "Per-table statistics");
     tablestats->add_option("scope", scope_text, "KEYSPACE or KEYSPACE.TABLE");
@@ -46,6 +46,8 @@ int main(int argc, char** argv) {
     auto* compact = app.add_subcommand("compact", "Major compaction (CALL system.compact)");
     compact->add_option("keyspace", scope_text, "Keyspace (default: all)");
     compact->add_option("table", table_arg, "Table (default: all of the keyspace)");
+    auto* repair = app.add_subcommand("repair", "Anti-entropy repair (CALL system.repair)");
+    repair->add_option("scope", scope_text, "KEYSPACE or KEYSPACE.TABLE (default: all)");
     auto* tablets = app.add_subcommand("tablets", "Per-tablet load and the table's skew");
     tablets->add_option("scope", scope_text, "KEYSPACE or KEYSPACE.TABLE");
     auto* toppart = app.add_subcommand("toppartitions", "Sample the hottest partitions");
@@ -99,6 +101,8 @@ int main(int argc, char** argv) {
         st = admin::cmd_tablestats(c, scope, std::cout);
     } else if (flush->parsed() || compact->parsed()) {
         st = admin::cmd_flush_or_compact(c, compact->parsed(), scope, std::cout);
+    } else if (repair->parsed()) {
+        st = admin::cmd_repair(c, scope, std::cout);
     } else if (tablets->parsed()) {
         st = admin::cmd_tablets(c, scope, std::cout);
     } else if (toppart->parsed()) {

@@ -1,6 +1,7 @@
 // tesseld: serves a Tessel database over the CQL native protocol (v3/v4).
 //
 //   tesseld [--data-dir DIR] [--listen ADDR] [--port N] [--smp N] [--config FILE]
+//           [--etcd URL[,URL...]] [--storage-port N] [--dc NAME] [--rack NAME]
 //
 // Settings come from the defaults, then the config file (cassandra.yaml-style
 // names), then the command line. SIGTERM or SIGINT stops accepting, closes the
@@ -13,6 +14,7 @@
 #include <string>
 #include <thread>
 
+#include "server/cluster_config.h"
 #include "server/config.h"
 #include "server/server.h"
 #include "tessel/database.h"
@@ -34,8 +36,8 @@ sigset_t block_stop_signals() {
 
 int main(int argc, char** argv) {
     CLI::App app{"tesseld: Tessel's CQL native protocol server"};
-    std::optional<std::string> data_dir, listen, config_file;
-    std::optional<int> port, smp, metrics_port;
+    std::optional<std::string> data_dir, listen, config_file, etcd, dc, rack;
+    std::optional<int> port, smp, metrics_port, storage_port;
     app.add_option("--data-dir", data_dir, "data directory (default ./data)");
     app.add_option("--listen", listen, "address to listen on (default 127.0.0.1)");
     app.add_option("--port", port, "CQL native protocol port (default 9042)")
@@ -46,6 +48,14 @@ int main(int argc, char** argv) {
                    "Prometheus /metrics HTTP port (0: a free one; default: metrics_port or off)")
         ->check(CLI::Range(0, 65535));
     app.add_option("--config", config_file, "YAML config file (cassandra.yaml names)");
+    app.add_option("--etcd", etcd,
+                   "etcd endpoints (URL[,URL...]): join the cluster named by cluster_name "
+                   "(default: etcd_endpoints, or a single node)");
+    app.add_option("--storage-port", storage_port,
+                   "internode port other nodes reach this one at (default 7000)")
+        ->check(CLI::Range(0, 65535));
+    app.add_option("--dc", dc, "this node's data centre (default datacenter1)");
+    app.add_option("--rack", rack, "this node's rack (default rack1)");
     CLI11_PARSE(app, argc, argv);
 
     tessel::server::ServerConfig config;
@@ -64,6 +74,12 @@ int main(int argc, char** argv) {
     if (port) config.port = *port;
     if (smp) config.smp = *smp;
     if (metrics_port) config.metrics_port = *metrics_port;
+    if (etcd) config.db.cluster.etcd_endpoints = tessel::server::split_list(*etcd);
+    if (storage_port) config.db.cluster.storage_port = *storage_port;
+    if (dc) config.db.cluster.dc = *dc;
+    if (rack) config.db.cluster.rack = *rack;
+    // Other nodes reach this one at its listen address.
+    config.db.cluster.listen_address = config.listen_address;
     // Tablets are assigned to one shard per event loop unless configured.
     if (config.db.tablets.shards == 0) {
         config.db.tablets.shards =

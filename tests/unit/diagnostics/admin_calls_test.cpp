@@ -18,6 +18,8 @@ TEST(AdminCalls, ParsesEveryScope) {
     EXPECT_EQ(parsed("call SYSTEM.COMPACT('ks');"), (AdminCall{AdminCall::Op::kCompact, "ks", ""}));
     EXPECT_EQ(parsed("  CALL system.flush ( 'ks' , 'it''s' ) ; "),
               (AdminCall{AdminCall::Op::kFlush, "ks", "it's"}));
+    EXPECT_EQ(parsed("CALL system.repair('ks', 't')"),
+              (AdminCall{AdminCall::Op::kRepair, "ks", "t"}));
 }
 
 TEST(AdminCalls, OtherStatementsAreNotCalls) {
@@ -27,11 +29,12 @@ TEST(AdminCalls, OtherStatementsAreNotCalls) {
 }
 
 TEST(AdminCalls, Errors) {
-    auto unknown = parse_admin_call("CALL system.repair()");
+    auto unknown = parse_admin_call("CALL system.cleanup()");
     ASSERT_TRUE(unknown && !unknown->is_ok());
     EXPECT_EQ(unknown->status().code(), ErrorCode::kInvalid);
     EXPECT_EQ(unknown->status().message(),
-              "Unknown procedure 'system.repair': expected system.flush or system.compact");
+              "Unknown procedure 'system.cleanup': expected system.flush, system.compact or "
+              "system.repair");
     for (const char* bad : {"CALL system.flush", "CALL system.flush(ks)", "CALL system.flush('a'",
                             "CALL system.flush('a') x", "CALL system.flush('a' 'b')"}) {
         auto r = parse_admin_call(bad);

@@ -69,6 +69,10 @@ class MemReplica final : public Replica {
         }
         co_return std::unique_ptr<PartitionCursor>(new Cursor(std::move(out)));
     }
+    Task<Result<bool>> cas(const std::string&, const std::string&, const RequestOptions&,
+                           cluster::CasDecider) override {
+        co_return false;
+    }
     Status create_table(const std::string&, int32_t) override { return Status::ok(); }
     Status drop_table(const std::string&) override { return Status::ok(); }
     Status truncate_table(const std::string&) override { return Status::ok(); }

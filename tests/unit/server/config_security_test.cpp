@@ -32,7 +32,7 @@ num_tokens: 16
     EXPECT_TRUE(c.client_tls.require_client_auth);
     EXPECT_TRUE(c.client_tls.optional);
     EXPECT_EQ(c.client_tls.truststore, "/etc/tessel/ca.pem");
-    EXPECT_EQ(ignored, (std::vector<std::string>{"num_tokens"}));
+    EXPECT_TRUE(ignored.empty());
 }
 
 TEST(ConfigSecurityTest, BadValuesAreRefused) {

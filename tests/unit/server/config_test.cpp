@@ -36,7 +36,8 @@ smp: 3
     EXPECT_EQ(c.max_frame_bytes, 16u << 20);
     EXPECT_EQ(c.db.data_dir, "/var/lib/tessel/data");
     EXPECT_EQ(c.smp, 3);
-    EXPECT_EQ(ignored, (std::vector<std::string>{"seed_provider", "num_tokens"}));
+    EXPECT_EQ(c.db.cluster.num_tokens, 256);
+    EXPECT_EQ(ignored, (std::vector<std::string>{"seed_provider"}));
 }
 
 TEST(ConfigTest, FlowListAndDefaults) {

@@ -209,7 +209,7 @@ TEST_F(RequestHandlerTest, RegisterValidatesEventTypes) {
     auto ok =
         send(protocol::RegisterRequest{{"TOPOLOGY_CHANGE", "STATUS_CHANGE", "SCHEMA_CHANGE"}});
     EXPECT_TRUE(std::holds_alternative<protocol::ReadyResponse>(ok[0].response.response));
-    EXPECT_TRUE(last.registered_schema_events);
+    EXPECT_TRUE(last.registered_events);
     EXPECT_TRUE(handler.registered_for_schema_events());
     auto bad = send(protocol::RegisterRequest{{"NOPE"}});
     EXPECT_EQ(error_of(bad[0]).code, ErrorCode::kProtocolError);
@@ -219,6 +219,32 @@ TEST_F(RequestHandlerTest, RegisterValidatesEventTypes) {
     auto* e = std::get_if<protocol::SchemaChangeEvent>(&ev[0].response.response);
     ASSERT_NE(e, nullptr);
     EXPECT_EQ(e->change.target, "KEYSPACE");
+}
+
+// Topology and status events go only to connections registered for them,
+// with the node's client address and port.
+TEST_F(RequestHandlerTest, ClusterEventsFollowTheRegisteredTypes) {
+    start();
+    const ClusterEvent down{ClusterEvent::Kind::kDown, "127.0.0.2", 9042};
+    const ClusterEvent joined{ClusterEvent::Kind::kNewNode, "127.0.0.3", 9043};
+    EXPECT_TRUE(handler.encode_cluster_event(down).empty());  // not registered yet
+    send(protocol::RegisterRequest{{"STATUS_CHANGE"}});
+    EXPECT_TRUE(handler.encode_cluster_event(joined).empty());
+    auto ev = decode_frames(handler.encode_cluster_event(down));
+    ASSERT_EQ(ev.size(), 1u);
+    auto* status = std::get_if<protocol::StatusChangeEvent>(&ev[0].response.response);
+    ASSERT_NE(status, nullptr);
+    EXPECT_EQ(status->change, "DOWN");
+    EXPECT_EQ(status->node.address, std::string("\x7f\x00\x00\x02", 4));
+    EXPECT_EQ(status->node.port, 9042);
+    send(protocol::RegisterRequest{{"TOPOLOGY_CHANGE"}});
+    EXPECT_TRUE(last.registered_events);
+    ev = decode_frames(handler.encode_cluster_event(joined));
+    ASSERT_EQ(ev.size(), 1u);
+    auto* topo = std::get_if<protocol::TopologyChangeEvent>(&ev[0].response.response);
+    ASSERT_NE(topo, nullptr);
+    EXPECT_EQ(topo->change, "NEW_NODE");
+    EXPECT_EQ(topo->node.port, 9043);
 }
 
 TEST_F(RequestHandlerTest, MalformedBodiesAndOpcodesKeepTheConnection) {

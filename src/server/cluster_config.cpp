@@ -1,0 +1,104 @@
+#include "server/cluster_config.h"
+
+#include <charconv>
+
+#include "server/config.h"
+
+namespace tessel::server {
+namespace {
+
+Result<long long> integer(int line, const std::string& key, const std::string& value, long long lo,
+                          long long hi) {
+    long long v = 0;
+    auto [p, ec] = std::from_chars(value.data(), value.data() + value.size(), v);
+    if (ec != std::errc() || p != value.data() + value.size() || v < lo || v > hi) {
+        return bad_value(line, key, value,
+                         "an integer in " + std::to_string(lo) + ".." + std::to_string(hi));
+    }
+    return v;
+}
+
+}  // namespace
+
+std::vector<std::string> split_list(std::string_view value) {
+    std::vector<std::string> out;
+    while (!value.empty()) {
+        const size_t comma = value.find(',');
+        std::string_view item = value.substr(0, comma);
+        while (!item.empty() && (item.front() == ' ' || item.front() == '\t'))
+            item.remove_prefix(1);
+        while (!item.empty() && (item.back() == ' ' || item.back() == '\t'))
+            item.remove_suffix(1);
+        if (!item.empty()) out.emplace_back(item);
+        if (comma == std::string_view::npos) break;
+        value.remove_prefix(comma + 1);
+    }
+    return out;
+}
+
+Status apply_cluster_setting(int line, const std::string& key, const std::string& value,
+                             ClusterOptions* c, bool* known) {
+    *known = true;
+    if (key == "etcd_endpoints") {
+        c->etcd_endpoints = split_list(value);
+    } else if (key == "storage_port") {
+        TESSEL_ASSIGN_OR_RETURN(long long port, integer(line, key, value, 0, 65535));
+        c->storage_port = static_cast<int>(port);
+    } else if (key == "dc") {
+        if (value.empty()) return bad_value(line, key, value, "a data centre name");
+        c->dc = value;
+    } else if (key == "rack") {
+        if (value.empty()) return bad_value(line, key, value, "a rack name");
+        c->rack = value;
+    } else if (key == "num_tokens") {
+        TESSEL_ASSIGN_OR_RETURN(long long n, integer(line, key, value, 1, 1024));
+        c->num_tokens = static_cast<int>(n);
+    } else if (key == "etcd_lease_ttl_in_s") {
+        TESSEL_ASSIGN_OR_RETURN(long long n, integer(line, key, value, 1, 3600));
+        c->lease_ttl_seconds = static_cast<int>(n);
+    } else if (key == "internode_failure_timeout_in_ms") {
+        TESSEL_ASSIGN_OR_RETURN(long long n, integer(line, key, value, 100, 3600 * 1000));
+        c->failure_timeout_ms = static_cast<int>(n);
+    } else if (key == "internode_messaging_threads") {
+        TESSEL_ASSIGN_OR_RETURN(long long n, integer(line, key, value, 1, 64));
+        c->messaging_threads = static_cast<int>(n);
+    } else if (key == "max_hint_window_in_ms") {
+        TESSEL_ASSIGN_OR_RETURN(c->max_hint_window_ms,
+                                integer(line, key, value, 0, 30ll * 24 * 3600 * 1000));
+    } else {
+        *known = false;
+    }
+    return Status::ok();
+}
+
+Status apply_internode_tls_option(int line, const std::string& key, const std::string& value,
+                                  ClusterOptions* c) {
+    auto flag = [&](bool* out) {
+        if (value != "true" && value != "false")
+            return bad_value(line, key, value, "true or false");
+        *out = value == "true";
+        return Status::ok();
+    };
+    if (key == "internode_encryption") {
+        if (value == "all") {
+            c->tls_enabled = true;
+        } else if (value == "none") {
+            c->tls_enabled = false;
+        } else {
+            return bad_value(line, key, value, "all or none");
+        }
+    } else if (key == "enabled") {
+        return flag(&c->tls_enabled);
+    } else if (key == "require_client_auth") {
+        return flag(&c->tls_require_client_auth);
+    } else if (key == "keystore" || key == "certificate") {
+        c->tls_certificate = value;
+    } else if (key == "private_key" || key == "keystore_key") {
+        c->tls_private_key = value;
+    } else if (key == "truststore") {
+        c->tls_ca = value;
+    }  // protocol, cipher suites, passwords: defaults
+    return Status::ok();
+}
+
+}  // namespace tessel::server

@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# A three-node Tessel cluster on this machine (etcd and tesseld on
+# 127.0.0.1-3) through the Python and Node.js drivers: tests/cluster/.
+# Usage: tests/suites/cluster.sh BUILD_DIR
+set -uo pipefail
+BUILD="$(cd "${1:-build}" && pwd)"
+ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
+source "$ROOT/tests/drivers/tesseld_env.sh"
+
+PY="$(driver_python)" || { echo "python3-cassandra is not installed (apt-get install python3-cassandra)"; exit 1; }
+if [ ! -x /usr/bin/etcd ]; then
+  echo "etcd is not installed (apt-get install etcd-server)"
+  exit 1
+fi
+"$PY" "$ROOT/tests/cluster/cluster_test.py" "$BUILD"
