@@ -315,8 +315,10 @@ class DatabaseImpl final : public Database {
                     range.end_key = *end;
                     range.end_inclusive = false;
                 }
+                // The coroutine keeps references: no temporaries in its call.
+                const std::string table_id = def->storage_name();
                 auto report = sync_wait([&] {
-                    return cluster::repair_tablet(cluster_->proxy(), def->storage_name(), range,
+                    return cluster::repair_tablet(cluster_->proxy(), table_id, range,
                                                   maps->map.hashed(), tablet.replicas, deadline);
                 });
                 if (!report.is_ok()) return report.status();

@@ -96,6 +96,9 @@ Result<CatalogChange> Catalog::run(const TxnBody& body) {
     if (store_ != nullptr) {
         Status s = store_->write(txn.batch);
         if (!s.is_ok()) {
+            // A store that says why (a cluster's stale schema, which the
+            // coordinator retries) is passed on as it is.
+            if (!s.detail2.empty()) return s;
             return Status::server(fmt::format("Failed to persist schema change: {}", s.message()));
         }
     }

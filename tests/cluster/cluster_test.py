@@ -14,7 +14,13 @@ three tesseld on 127.0.0.1-3, replication factor 3.
   SIGCONT;
 - concurrent lightweight transactions from several clients and nodes
   increment one value exactly once per applied CAS;
-- counter increments coordinated by every node count once on every replica.
+- counter increments coordinated by every node count once on every replica;
+- two nodes creating one table at once: one applies, the other gets
+  Already_exists, every node shows the winner's columns;
+- etcd down: reads and writes go on, DDL fails with a clear error, and works
+  again once etcd is back;
+- tessel-admin status and repair on a two-node cluster with internode TLS
+  and no hints: repair brings a replica what it missed while down.
 
 Usage: cluster_test.py BUILD_DIR [test names...]
 """
@@ -63,9 +69,22 @@ def test_discovery_schema_and_quorum(c):
                         "{'class': 'SimpleStrategy', 'replication_factor': 3}")
         session.execute(f"CREATE TABLE {KS}.t (k int, c int, v text, PRIMARY KEY (k, c))")
         assert cluster.control_connection.wait_for_schema_agreement(wait_time=10)
-        versions = {r.schema_version for r in session.execute("SELECT schema_version FROM system.peers")}
-        local = session.execute("SELECT schema_version FROM system.local").one().schema_version
-        assert versions == {local}, (versions, local)
+
+        def one_version_everywhere():
+            # Each node shows every peer's reported version: all the same.
+            seen = set()
+            for n in c.nodes:
+                cl, s = c.connect(n, whitelist=True)
+                try:
+                    seen |= {r.schema_version for r in s.execute(
+                        "SELECT schema_version FROM system.peers")}
+                    seen.add(s.execute("SELECT schema_version FROM system.local").one()
+                             .schema_version)
+                finally:
+                    cl.shutdown()
+            return len(seen) == 1
+
+        wait_until(one_version_everywhere, 10, "one schema version on every node")
         insert = session.prepare(f"INSERT INTO {KS}.t (k, c, v) VALUES (?, ?, ?)")
         insert.consistency_level = ConsistencyLevel.QUORUM
         for k in range(50):
@@ -304,6 +323,160 @@ def test_counters_count_each_increment_once(c):
             cl.shutdown()
 
 
+def test_conflicting_ddl_one_wins(c):
+    """Two nodes create one table with different columns at once: one
+    statement applies, the other gets Already_exists; no split catalog."""
+    from cassandra import AlreadyExists
+    sessions = [c.connect(c.node(i), KS, whitelist=True) for i in (1, 2)]
+    barrier = threading.Barrier(2)
+    outcome = {}
+
+    def create(i, column):
+        barrier.wait()
+        try:
+            sessions[i][1].execute(f"CREATE TABLE race (k int PRIMARY KEY, {column} int)")
+            outcome[i] = "applied"
+        except AlreadyExists:
+            outcome[i] = "exists"
+
+    try:
+        threads = [threading.Thread(target=create, args=(i, col))
+                   for i, col in ((0, "from_one"), (1, "from_two"))]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert sorted(outcome.values()) == ["applied", "exists"], outcome
+        winner = "from_one" if outcome[0] == "applied" else "from_two"
+        assert sessions[0][0].control_connection.wait_for_schema_agreement(wait_time=10)
+    finally:
+        for cl, _ in sessions:
+            cl.shutdown()
+    for n in c.nodes:
+        cl, s = c.connect(n, whitelist=True)
+        try:
+            cols = {r.column_name for r in s.execute(
+                "SELECT column_name FROM system_schema.columns "
+                f"WHERE keyspace_name = '{KS}' AND table_name = 'race'")}
+            assert cols == {"k", winner}, (n.index, cols)
+        finally:
+            cl.shutdown()
+
+
+def test_etcd_down_keeps_the_data_path_and_refuses_ddl(c):
+    from cassandra.protocol import ServerError
+    c.etcd.stop()
+    try:
+        for n in c.nodes:
+            cl, s = c.connect(n, KS, whitelist=True)
+            try:
+                insert = s.prepare("INSERT INTO t (k, c, v) VALUES (?, ?, ?)")
+                insert.consistency_level = ConsistencyLevel.QUORUM
+                s.execute(insert, (2000 + n.index, 0, "while etcd is down"))
+                got = s.execute(stmt(f"SELECT v FROM t WHERE k = {2000 + n.index}",
+                                     ConsistencyLevel.QUORUM)).one()
+                assert got.v == "while etcd is down"
+            finally:
+                cl.shutdown()
+        cl, s = c.connect(keyspace=KS, whitelist=True)
+        try:
+            s.execute("CREATE TABLE outage (k int PRIMARY KEY)")
+            raise AssertionError("DDL succeeded with etcd down")
+        except (ServerError, NoHostAvailable) as e:
+            # The default retry policy tries the next host on a server error;
+            # with a whitelist there is none and the driver wraps the error.
+            assert "etcd" in str(e), e
+        finally:
+            cl.shutdown()
+    finally:
+        c.etcd.restart()
+    cl, s = c.connect(keyspace=KS, whitelist=True)
+    try:
+        wait_until(lambda: _succeeds(s, "CREATE TABLE IF NOT EXISTS outage (k int PRIMARY KEY)"),
+                   30, "DDL to work again once etcd is back")
+    finally:
+        cl.shutdown()
+    c.wait_for_peers(30)
+
+
+def _admin(build, port, host, *args):
+    import subprocess
+    return subprocess.run([os.path.join(build, "bin", "tessel-admin"), "--host", host,
+                           "--port", str(port), *args],
+                          capture_output=True, text=True, timeout=120)
+
+
+def _internode_tls(work):
+    """A CA and one certificate for every node (IP SANs 127.0.0.1-3)."""
+    import subprocess
+    script = """
+set -e
+openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj "/CN=Tessel test CA" \
+  -keyout ca.key -out ca.pem
+printf 'subjectAltName=IP:127.0.0.1,IP:127.0.0.2,IP:127.0.0.3\n' > san.cnf
+openssl req -newkey rsa:2048 -nodes -subj "/CN=node" -keyout node.key -out node.csr
+openssl x509 -req -in node.csr -CA ca.pem -CAkey ca.key -CAcreateserial -days 2 \
+  -extfile san.cnf -out node.pem
+"""
+    subprocess.run(["bash", "-c", script], cwd=work, check=True, capture_output=True)
+    return ("\n  internode_encryption: all"
+            f"\n  keystore: {work}/node.pem"
+            f"\n  private_key: {work}/node.key"
+            f"\n  truststore: {work}/ca.pem"
+            "\n  require_client_auth: true")
+
+
+def test_status_and_repair_on_a_tls_cluster(c):
+    """A second cluster, two nodes with internode TLS and no hints: rows one
+    replica missed while it was down reach it through tessel-admin repair."""
+    import tempfile
+    certs = tempfile.mkdtemp(prefix="tessel-certs-")
+    settings = {"max_hint_window_in_ms": 0,
+                "server_encryption_options": _internode_tls(certs),
+                "write_request_timeout_in_ms": 1500, "read_request_timeout_in_ms": 1500}
+    with TestCluster(c.build, nodes=2, settings=settings) as r:
+        status = _admin(r.build, r.port, "127.0.0.1", "status")
+        assert status.returncode == 0, status.stderr
+        lines = [ln for ln in status.stdout.splitlines() if ln.startswith("UN")]
+        assert len(lines) == 2 and "127.0.0.2" in status.stdout, status.stdout
+        cluster, session = r.connect()
+        try:
+            session.execute("CREATE KEYSPACE rep WITH replication = "
+                            "{'class': 'SimpleStrategy', 'replication_factor': 2}")
+            session.execute("CREATE TABLE rep.t (k int PRIMARY KEY, v int)")
+            assert cluster.control_connection.wait_for_schema_agreement(wait_time=10)
+            for k in range(50):
+                session.execute(stmt(f"INSERT INTO rep.t (k, v) VALUES ({k}, {k})",
+                                     ConsistencyLevel.ALL))
+        finally:
+            cluster.shutdown()
+        r.node(2).kill()
+        wait_until(lambda: "DN" in _admin(r.build, r.port, "127.0.0.1", "status").stdout, 30,
+                   "node 2 to be down for node 1")
+        cl, s = r.connect(r.node(1), whitelist=True)
+        try:
+            for k in range(50, 100):
+                s.execute(stmt(f"INSERT INTO rep.t (k, v) VALUES ({k}, {k})",
+                               ConsistencyLevel.ONE))
+        finally:
+            cl.shutdown()
+        r.node(2).start()
+        r.wait_for_peers(30)
+
+        def count_on_two():
+            cl, s = r.connect(r.node(2), whitelist=True)
+            try:
+                return len(list(s.execute(stmt("SELECT k FROM rep.t", ConsistencyLevel.ONE))))
+            finally:
+                cl.shutdown()
+
+        assert count_on_two() == 50, "node 2 should miss what was written while it was down"
+        rep = _admin(r.build, r.port, "127.0.0.2", "repair", "rep")
+        assert rep.returncode == 0, rep.stdout + rep.stderr
+        assert count_on_two() == 100
+        print(f"repair: {rep.stdout.strip()}")
+
+
 def test_node_driver_sees_every_node(c):
     import shutil
     import subprocess
@@ -326,6 +499,9 @@ TESTS = [
     test_node_killed_under_quorum_load_loses_nothing,
     test_concurrent_lwt_increments_apply_once,
     test_counters_count_each_increment_once,
+    test_conflicting_ddl_one_wins,
+    test_etcd_down_keeps_the_data_path_and_refuses_ddl,
+    test_status_and_repair_on_a_tls_cluster,
 ]
 
 
