@@ -94,7 +94,7 @@ class SessionAccess final : public query::AccessControl {
 
     // After a successful schema change by this session: the creator of a
     // keyspace or table gets ALL on it; a dropped one loses its permissions.
-    void on_schema_change(const SchemaChange& change);
+    void on_schema_change(const SchemaChange& change) override;
 
     const std::string& role() const { return role_; }
     bool internal() const { return role_.empty(); }

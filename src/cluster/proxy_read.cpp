@@ -212,7 +212,9 @@ Task<Status> StorageProxy::repair_partition(
             held[i].push_back(std::move(m));
             continue;
         }
-        MessagingResult r = co_await std::move(asked[next++]);
+        Task<MessagingResult>& answer = asked[next];
+        ++next;
+        MessagingResult r = co_await std::move(answer);
         if (!r.is_ok()) co_return Status(r.status().code(), r.status().message());
         storage::PartitionMutation m;
         TESSEL_CO_RETURN_IF_ERROR(decode(*r, &m));

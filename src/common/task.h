@@ -37,6 +37,8 @@
 #include <utility>
 #include <vector>
 
+#include "common/frame_cache.h"
+
 namespace tessel {
 
 // Something that runs posted functions on its own thread(s), in order.
@@ -96,6 +98,10 @@ inline void* done_marker() {
 
 class TaskPromiseBase {
   public:
+    // Frames come from the per-thread cache (frame_cache.h).
+    static void* operator new(std::size_t n) { return FrameCache::allocate(n); }
+    static void operator delete(void* p, std::size_t n) noexcept { FrameCache::deallocate(p, n); }
+
     std::suspend_never initial_suspend() noexcept { return {}; }
 
     struct FinalAwaiter {
@@ -136,6 +142,14 @@ class TaskPromise : public TaskPromiseBase {
         value_.emplace(std::forward<U>(value));
     }
     T take() {
+        rethrow_if_failed();
+        return std::move(*value_);
+    }
+    // For co_await: the value itself, moved from once by whoever takes it
+    // (a `co_return co_await f()` moves it straight into the caller's
+    // promise). Valid until the awaited Task is destroyed, at the end of the
+    // full-expression: bind no reference to a co_await.
+    T&& take_ref() {
         rethrow_if_failed();
         return std::move(*value_);
     }
@@ -200,7 +214,13 @@ class [[nodiscard]] Task {
         bool await_suspend(std::coroutine_handle<> waiter) noexcept {
             return h.promise().set_waiter(waiter);
         }
-        T await_resume() { return h.promise().take(); }
+        decltype(auto) await_resume() {
+            if constexpr (std::is_void_v<T>) {
+                h.promise().take();
+            } else {
+                return h.promise().take_ref();
+            }
+        }
     };
 
     Handle h_;
@@ -241,6 +261,14 @@ Detached await_then(Task<T> task, F done) {
 // Calls `done(result)` when `task` finishes: at once when it is already
 // finished, else from wherever it finishes. The task's exception, if any,
 // terminates the process: wrap such tasks in a coroutine that catches.
+// A Task that is already finished with `value`: how a function that hands
+// back another coroutine's Task (rather than being a coroutine layer itself)
+// returns early.
+template <class T>
+Task<T> ready_task(T value) {
+    co_return value;
+}
+
 template <class T, class F>
 void then(Task<T> task, F done) {
     if (task.ready()) {

@@ -458,27 +458,19 @@ class SessionImpl final : public Session {
     SessionImpl(DatabaseImpl* db, std::unique_ptr<auth::SessionAccess> access)
         : db_(db), access_(std::move(access)) {}
 
+    // Statements go straight to the coordinator's Task (no coroutine layer
+    // here); it tells access_ about this session's schema changes.
     Task<Result<ResultSet>> execute_async(std::string_view cql,
                                           const QueryOptions& options) override {
-        if (auto call = diagnostics::parse_admin_call(cql)) {
-            if (!call->is_ok()) co_return call->status();
-            const auto op = (*call)->op;
-            TESSEL_CO_RETURN_IF_ERROR(
-                require_superuser(op == diagnostics::AdminCall::Op::kFlush     ? "flush"
-                                  : op == diagnostics::AdminCall::Op::kCompact ? "compact"
-                                                                               : "repair"));
-            co_return co_await db_->run_admin_call(**call);
-        }
-        co_return after(
-            co_await db_->coordinator().execute(cql, options, &keyspace_, access_.get()));
+        if (auto call = diagnostics::parse_admin_call(cql)) return run_admin_call(std::move(*call));
+        return db_->coordinator().execute(cql, options, &keyspace_, access_.get());
     }
     Result<PreparedStatement> prepare(std::string_view cql) override {
         return db_->coordinator().prepare(cql, keyspace_);
     }
     Task<Result<ResultSet>> execute_prepared_async(std::string_view id,
                                                    const QueryOptions& options) override {
-        co_return after(
-            co_await db_->coordinator().execute_prepared(id, options, &keyspace_, access_.get()));
+        return db_->coordinator().execute_prepared(id, options, &keyspace_, access_.get());
     }
     Task<Result<ResultSet>> execute_batch_async(BatchType type,
                                                 const std::vector<BatchEntry>& entries,
@@ -491,13 +483,15 @@ class SessionImpl final : public Session {
     }
 
   private:
-    // The creator of a keyspace or table gets ALL on it; a dropped one takes
-    // its permissions with it.
-    Result<ResultSet> after(Result<ResultSet> result) {
-        if (result.is_ok() && result->kind == ResultSet::Kind::kSchemaChange) {
-            access_->on_schema_change(result->schema_change);
-        }
-        return result;
+    // CALL system.flush/compact/repair(...): operators only.
+    Task<Result<ResultSet>> run_admin_call(Result<diagnostics::AdminCall> call) {
+        if (!call.is_ok()) co_return call.status();
+        const auto op = call->op;
+        TESSEL_CO_RETURN_IF_ERROR(
+            require_superuser(op == diagnostics::AdminCall::Op::kFlush     ? "flush"
+                              : op == diagnostics::AdminCall::Op::kCompact ? "compact"
+                                                                           : "repair"));
+        co_return co_await db_->run_admin_call(*call);
     }
 
     DatabaseImpl* db_;

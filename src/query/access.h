@@ -21,6 +21,10 @@ class AccessControl {
 
     // CREATE/ALTER/DROP ROLE, GRANT, REVOKE, LIST ROLES/PERMISSIONS.
     virtual Result<ResultSet> run_auth(const cql::AuthPlan& plan) = 0;
+
+    // After a schema change this session made (the creator of a keyspace or
+    // table gets its permissions).
+    virtual void on_schema_change(const SchemaChange&) {}
 };
 
 }  // namespace tessel::query

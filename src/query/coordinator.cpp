@@ -198,16 +198,21 @@ Result<PreparedStatement> Coordinator::prepare(std::string_view cql, const std::
 
 Task<Result<ResultSet>> Coordinator::execute(std::string_view cql, const QueryOptions& options,
                                              std::string* keyspace, AccessControl* access) {
-    TESSEL_CO_ASSIGN_OR_RETURN(auto plan, plan_for(cql, *keyspace));
-    co_return co_await run(std::move(plan), options, keyspace, access);
+    // Not a coroutine, as execute_prepared below.
+    auto plan = plan_for(cql, *keyspace);
+    if (!plan.is_ok()) return ready_task<Result<ResultSet>>(std::move(plan).status());
+    return run(std::move(plan).value(), options, keyspace, access);
 }
 
 Task<Result<ResultSet>> Coordinator::execute_prepared(std::string_view id,
                                                       const QueryOptions& options,
                                                       std::string* keyspace,
                                                       AccessControl* access) {
-    TESSEL_CO_ASSIGN_OR_RETURN(auto plan, lookup_prepared(id));
-    co_return co_await run(std::move(plan), options, keyspace, access);
+    // Not a coroutine: the request runs in run()'s frame (one layer less on
+    // every prepared statement).
+    auto plan = lookup_prepared(id);
+    if (!plan.is_ok()) return ready_task<Result<ResultSet>>(std::move(plan).status());
+    return run(std::move(plan).value(), options, keyspace, access);
 }
 
 Result<std::vector<BoundValue>> Coordinator::bind(const cql::Plan& plan,
@@ -265,7 +270,11 @@ Task<Result<ResultSet>> Coordinator::run(PlanPtr plan_ptr, const QueryOptions& o
         co_return run_use(*use, keyspace);
     }
     if (const auto* s = std::get_if<cql::SchemaPlan>(&plan.node)) {
-        co_return co_await run_schema(*s, plan);
+        auto result = co_await run_schema(*s, plan);
+        if (access && result.is_ok() && result->kind == ResultSet::Kind::kSchemaChange) {
+            access->on_schema_change(result->schema_change);
+        }
+        co_return result;
     }
     if (const auto* s = std::get_if<cql::SelectPlan>(&plan.node)) {
         co_return co_await run_select(*s, plan, values, options);

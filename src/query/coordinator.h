@@ -133,7 +133,11 @@ class Coordinator {
     // health observes) and as routed to physical partitions (what is applied).
     struct Writes {
         std::vector<TableMutation> logical;
+        // Per physical partition; empty when that is `logical` (no table of
+        // the statement has hidden key components).
         std::vector<TableMutation> physical;
+        bool routed = false;
+        const std::vector<TableMutation>& to_apply() const { return routed ? physical : logical; }
     };
     // A conditional statement's outcome against the rows it read: the result
     // to return and, when applied, the mutations to write.
@@ -151,6 +155,7 @@ class Coordinator {
     Result<Writes> build_writes(const std::vector<BatchItem>& items, int64_t timestamp, int64_t now,
                                 WriteReads& reads);
     Task<Status> apply_all(const std::vector<TableMutation>& mutations, const RequestOptions& ro);
+    Task<Status> apply_each(const std::vector<TableMutation>& mutations, const RequestOptions& ro);
     Task<Result<ResultSet>> run_conditional(const std::vector<BatchItem>& items, int64_t timestamp,
                                             bool is_batch, const RequestOptions& ro);
     Result<CasDecision> decide_conditional(const std::vector<BatchItem>& items,

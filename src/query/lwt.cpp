@@ -226,7 +226,7 @@ Task<Result<ResultSet>> Coordinator::run_batch(const std::vector<BatchItem>& ite
     }
     // Everything is validated before the first mutation is applied.
     TESSEL_CO_RETURN_IF_ERROR(observe_writes(writes.logical));
-    TESSEL_CO_RETURN_IF_ERROR(co_await apply_all(writes.physical, ro));
+    TESSEL_CO_RETURN_IF_ERROR(co_await apply_all(writes.to_apply(), ro));
     co_return ResultSet{};
 }
 
@@ -245,6 +245,9 @@ Result<Coordinator::Writes> Coordinator::build_writes(const std::vector<BatchIte
     // Tables with hidden key components (write_sharding, time_bucket) are
     // written per physical partition; every statement is routed (and so
     // validated) before the first mutation is applied.
+    for (const auto& [table, _] : w.logical)
+        w.routed = w.routed || table->has_hidden_key();
+    if (!w.routed) return w;
     for (size_t i = 0; i < w.logical.size(); ++i) {
         const cql::TableInfo* table = w.logical[i].first;
         if (!table->has_hidden_key()) {
@@ -261,9 +264,14 @@ Result<Coordinator::Writes> Coordinator::build_writes(const std::vector<BatchIte
 
 Task<Status> Coordinator::apply_all(const std::vector<TableMutation>& mutations,
                                     const RequestOptions& ro) {
-    if (mutations.size() == 1) {
-        co_return co_await replica_->apply(mutations[0].first->id, mutations[0].second, ro);
-    }
+    // One partition (the common case): the replica's own Task, no layer here.
+    if (mutations.size() == 1)
+        return replica_->apply(mutations[0].first->id, mutations[0].second, ro);
+    return apply_each(mutations, ro);
+}
+
+Task<Status> Coordinator::apply_each(const std::vector<TableMutation>& mutations,
+                                     const RequestOptions& ro) {
     // Every partition's write is sent at once; on a cluster their replicas
     // work in parallel.
     std::vector<Task<Status>> applies;

@@ -302,14 +302,19 @@ Status TabletRouter::load() {
 Task<Status> TabletRouter::apply(const std::string& table_id, const storage::PartitionMutation& m,
                                  const RequestOptions& options) {
     const TableTablets* t = routed(table_id);
-    if (!t) co_return co_await inner_->apply(table_id, m, options);
+    if (!t) return inner_->apply(table_id, m, options);
     const size_t i = t->map.find(m.partition_key);
     // Counted before the write is sent: `t` is this thread's cached snapshot,
     // which another request may replace while this one waits for replicas.
     t->loads[i]->record_write(mutation_bytes(m));
-    if (t->replicas.empty()) co_return co_await inner_->apply(table_id, m, options);
+    if (t->replicas.empty()) return inner_->apply(table_id, m, options);
+    return apply_to(t->replicas[i], table_id, m, options);
+}
+
+Task<Status> TabletRouter::apply_to(std::shared_ptr<Replica> replicas, const std::string& table_id,
+                                    const storage::PartitionMutation& m,
+                                    const RequestOptions& options) {
     // The tablet's replica set stays alive while its write is in flight.
-    std::shared_ptr<Replica> replicas = t->replicas[i];
     co_return co_await replicas->apply(table_id, m, options);
 }
 

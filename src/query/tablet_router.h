@@ -154,6 +154,8 @@ class TabletRouter final : public Replica {
     Result<std::vector<TabletObservation>> observe(const std::string& table_id,
                                                    const TableTablets& t);
     std::optional<bool> catalog_hashed(const std::string& table_id) const;
+    Task<Status> apply_to(std::shared_ptr<Replica> replicas, const std::string& table_id,
+                          const storage::PartitionMutation& m, const RequestOptions& options);
     Task<Result<std::unique_ptr<PartitionStream>>> read_from(std::shared_ptr<Replica> replicas,
                                                              const std::string& table_id,
                                                              const std::string& partition_key,

@@ -259,15 +259,15 @@ Task<PendingResponse> RequestHandler::run_statements(int16_t stream, protocol::R
     co_return out;
 }
 
+// Not a coroutine: hands back the handler's own Task (`request` and
+// `warnings` live in the caller's frame).
 Task<RequestHandler::Response> RequestHandler::run_statements(protocol::Request& request,
                                                               std::vector<std::string>* warnings) {
-    if (auto* q = std::get_if<protocol::QueryRequest>(&request)) {
-        co_return co_await handle_query(*q, warnings);
-    }
+    if (auto* q = std::get_if<protocol::QueryRequest>(&request)) return handle_query(*q, warnings);
     if (auto* e = std::get_if<protocol::ExecuteRequest>(&request)) {
-        co_return co_await handle_execute(*e, warnings);
+        return handle_execute(*e, warnings);
     }
-    co_return co_await handle_batch(std::get<protocol::BatchRequest>(request), warnings);
+    return handle_batch(std::get<protocol::BatchRequest>(request), warnings);
 }
 
 RequestHandler::Response RequestHandler::dispatch(protocol::Request& request, Outcome* outcome) {

@@ -450,6 +450,10 @@ def test_status_and_repair_on_a_tls_cluster(c):
                                      ConsistencyLevel.ALL))
         finally:
             cluster.shutdown()
+        # Each tablet's replicas, in system.tablets and tessel-admin tablets.
+        tablets = _admin(r.build, r.port, "127.0.0.1", "tablets", "rep.t")
+        assert tablets.returncode == 0, tablets.stderr
+        assert "replicas" in tablets.stdout and "127.0.0.2" in tablets.stdout, tablets.stdout
         r.node(2).kill()
         wait_until(lambda: "DN" in _admin(r.build, r.port, "127.0.0.1", "status").stdout, 30,
                    "node 2 to be down for node 1")
