@@ -145,10 +145,10 @@ Task<Result<bool>> StorageProxy::cas(const std::string& table_id, const std::str
             // earlier could still be finished by someone: an empty commit
             // above it makes sure it never is before answering "not applied".
             if (mine.empty()) co_return false;
-            storage::PartitionMutation nothing;
-            nothing.partition_key = key;
-            auto done = co_await propose_and_commit(
-                PaxosProposal{table, key, ballot, nothing, ballot}, targets, block_for, ro);
+            // Named: a braced temporary in a co_await is freed twice by g++ 12.
+            PaxosProposal nothing{table, key, ballot, {}, ballot};
+            nothing.update.partition_key = key;
+            auto done = co_await propose_and_commit(nothing, targets, block_for, ro);
             if (!done.is_ok()) co_return done.status();
             if (*done == ProposalOutcome::kCommitted) co_return false;
             last = ballot;
