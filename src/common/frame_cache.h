@@ -45,6 +45,7 @@ class FrameCache {
     }
 
     static void deallocate(void* p, std::size_t n) noexcept {
+        (void)n;
 #ifndef TESSEL_FRAME_CACHE_OFF
         const std::size_t c = size_class(n);
         if (c < kClasses) {
@@ -56,11 +57,11 @@ class FrameCache {
                 ++ls->count[c];
                 return;
             }
-            ::operator delete(p, (c + 1) * kStep);
+            ::operator delete(p);
             return;
         }
 #endif
-        ::operator delete(p, n);
+        ::operator delete(p);
     }
 
   private:
@@ -80,7 +81,7 @@ class FrameCache {
                 while (head[c] != nullptr) {
                     Node* x = head[c];
                     head[c] = x->next;
-                    ::operator delete(x, (c + 1) * kStep);
+                    ::operator delete(x);
                 }
             }
         }
