@@ -391,7 +391,8 @@ void ClusterNode::periodic_loop() {
         lock.unlock();
         report_schema_if_changed();
         auto view = membership_.view();
-        for (const auto& [host, node] : view->nodes) {
+        for (const auto& [id, node] : view->nodes) {
+            const std::string& host = id;  // lambdas cannot capture a structured binding (clang 14)
             if (host == control_->self().host_id || !view->is_up(host)) continue;
             if (hints_->count(host, 1) == 0) continue;
             auto delivered = sync_wait([&] {
