@@ -79,7 +79,7 @@ size_t HintStore::count(const std::string& host, size_t cap) {
 }
 
 Task<Result<size_t>> HintStore::replay(
-    const std::string& host, std::function<Task<Status>(const MutationMessage&)> deliver) {
+    std::string host, std::function<Task<Status>(const MutationMessage&)> deliver) {
     size_t delivered = 0;
     while (true) {
         auto batch = pending(host, 128);

@@ -50,8 +50,9 @@ class HintStore {
 
     // Sends the host's hints through `deliver` in order, deleting each one
     // acknowledged; stops at the first that fails (replayed again later).
-    // Returns how many were delivered.
-    Task<Result<size_t>> replay(const std::string& host,
+    // Returns how many were delivered. `host` is copied: the replay outlives
+    // the call's arguments.
+    Task<Result<size_t>> replay(std::string host,
                                 std::function<Task<Status>(const MutationMessage&)> deliver);
 
   private:
