@@ -115,6 +115,8 @@ std::string encode(const PaxosPromise& m) {
     put_ballot(&out, m.accepted_ballot);
     put_mutation(&out, m.accepted);
     put_ballot(&out, m.committed_ballot);
+    put_mutation(&out, m.committed);
+    put_ballot(&out, m.committed_origin);
     put_ballot(&out, m.accepted_origin);
     out.push_back(m.origin_committed ? 1 : 0);
     return out;
@@ -126,6 +128,7 @@ Status decode(std::string_view in, PaxosPromise* out) {
     if (!r.u8(&format) || format != kFormat || !r.u8(&promised) || promised > 1 ||
         !read_ballot(r, &out->promised_ballot) || !read_ballot(r, &out->accepted_ballot) ||
         !read_mutation(r, &out->accepted) || !read_ballot(r, &out->committed_ballot) ||
+        !read_mutation(r, &out->committed) || !read_ballot(r, &out->committed_origin) ||
         !read_ballot(r, &out->accepted_origin) || !r.u8(&origin_committed) ||
         origin_committed > 1 || !r.done()) {
         return malformed("promise");
@@ -166,7 +169,8 @@ Result<PaxosState::Record> PaxosState::load(const std::string& key) {
     uint8_t format = 0;
     if (!r.u8(&format) || format != kFormat || !read_ballot(r, &rec.promised) ||
         !read_ballot(r, &rec.accepted_ballot) || !read_mutation(r, &rec.accepted) ||
-        !read_ballot(r, &rec.committed) || !read_ballot(r, &rec.accepted_origin) ||
+        !read_ballot(r, &rec.committed) || !read_mutation(r, &rec.committed_update) ||
+        !read_ballot(r, &rec.committed_origin) || !read_ballot(r, &rec.accepted_origin) ||
         !read_ballots(r, &rec.committed_origins) || !r.done()) {
         return Status::server("Corrupted Paxos state for a partition");
     }
@@ -180,6 +184,8 @@ Status PaxosState::save(const std::string& key, const Record& rec) {
     put_ballot(&out, rec.accepted_ballot);
     put_mutation(&out, rec.accepted);
     put_ballot(&out, rec.committed);
+    put_mutation(&out, rec.committed_update);
+    put_ballot(&out, rec.committed_origin);
     put_ballot(&out, rec.accepted_origin);
     put_ballots(&out, rec.committed_origins);
     return store_->put_local(key, out);
@@ -209,6 +215,8 @@ Result<PaxosPromise> PaxosState::prepare(const PaxosPrepare& p) {
     out.accepted_ballot = rec.accepted_ballot;
     out.accepted = rec.accepted;
     out.committed_ballot = rec.committed;
+    out.committed = rec.committed_update;
+    out.committed_origin = rec.committed_origin;
     out.accepted_origin = rec.accepted_origin;
     for (const auto& o : p.origins) {
         if (std::find(rec.committed_origins.begin(), rec.committed_origins.end(), o) !=
@@ -242,7 +250,11 @@ Status PaxosState::commit(const PaxosProposal& p) {
     // later one, changes nothing.
     TESSEL_RETURN_IF_ERROR(store_->apply(p.table_id, p.update));
     TESSEL_ASSIGN_OR_RETURN(auto rec, load(key));
-    if (p.ballot > rec.committed) rec.committed = p.ballot;
+    if (p.ballot > rec.committed) {
+        rec.committed = p.ballot;
+        rec.committed_update = p.update;
+        rec.committed_origin = p.origin;
+    }
     if (rec.accepted_ballot <= p.ballot) {
         rec.accepted.reset();
         rec.accepted_ballot = Ballot{};

@@ -70,7 +70,11 @@ struct PaxosPromise {
     Ballot promised_ballot;  // what the replica promised (higher when refused)
     Ballot accepted_ballot;  // its last accepted proposal, null if none
     std::optional<storage::PartitionMutation> accepted;
-    Ballot committed_ballot;        // its last commit
+    Ballot committed_ballot;  // its last commit
+    // That commit's update and origin, so a coordinator can bring replicas
+    // that missed it up to date before reading.
+    std::optional<storage::PartitionMutation> committed;
+    Ballot committed_origin;
     Ballot accepted_origin;         // the origin of the accepted proposal
     bool origin_committed = false;  // one of the prepare's origins was committed here
 };
@@ -113,6 +117,8 @@ class PaxosState {
         Ballot accepted_ballot;
         std::optional<storage::PartitionMutation> accepted;
         Ballot committed;
+        std::optional<storage::PartitionMutation> committed_update;
+        Ballot committed_origin;
         Ballot accepted_origin;
         std::vector<Ballot> committed_origins;  // the last kRememberedOrigins, oldest first
     };

@@ -105,15 +105,25 @@ Task<Result<bool>> StorageProxy::cas(const std::string& table_id, const std::str
         bool mine_committed = false;
         std::optional<PaxosPromise> in_progress;
         Ballot highest_commit;
-        for (auto& a : asked) {
-            auto r = co_await std::move(a);
+        // The most recent commit any replica reported, and who promised
+        // without having it.
+        std::optional<PaxosProposal> latest;
+        std::vector<std::pair<std::string, Ballot>> promisers;
+        for (size_t i = 0; i < asked.size(); ++i) {
+            Task<Result<std::string>>& answer = asked[i];
+            auto r = co_await std::move(answer);
             if (!r.is_ok()) continue;
             PaxosPromise p;
             if (!decode(*r, &p).is_ok()) continue;
             last = std::max(last, p.promised_ballot);
             highest_commit = std::max(highest_commit, p.committed_ballot);
             mine_committed = mine_committed || p.origin_committed;
+            if (p.committed && (!latest || p.committed_ballot > latest->ballot)) {
+                latest =
+                    PaxosProposal{table, key, p.committed_ballot, *p.committed, p.committed_origin};
+            }
             if (!p.promised) continue;
+            promisers.emplace_back(targets[i], p.committed_ballot);
             ++promised;
             if (p.accepted && (!in_progress || p.accepted_ballot > in_progress->accepted_ballot)) {
                 in_progress = std::move(p);
@@ -124,6 +134,26 @@ Task<Result<bool>> StorageProxy::cas(const std::string& table_id, const std::str
         if (promised < block_for) {
             co_await backoff(*messaging_, &losses);
             continue;
+        }
+        // Replicas that promised but missed the most recent commit learn it
+        // first, so that the read deciding the next update sees it
+        // (Cassandra's CASSANDRA-5062); then the round starts again.
+        if (latest && latest->ballot == highest_commit) {
+            const std::string commit = encode(*latest);
+            std::vector<Task<Result<std::string>>> sent;
+            for (const auto& [host, committed] : promisers) {
+                if (committed < highest_commit) {
+                    sent.push_back(ask_paxos(host, ReplicaVerb::kPaxosCommit, commit, ro.deadline));
+                }
+            }
+            if (!sent.empty()) {
+                for (auto& s : sent) {
+                    Task<Result<std::string>>& answer = s;
+                    (void)co_await std::move(answer);
+                }
+                last = ballot;
+                continue;
+            }
         }
         // 2. A proposal accepted but never committed is finished first.
         if (in_progress && in_progress->accepted_ballot > highest_commit) {
