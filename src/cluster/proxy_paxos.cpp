@@ -152,6 +152,7 @@ Task<Result<bool>> StorageProxy::cas(const std::string& table_id, const std::str
                     (void)co_await std::move(answer);
                 }
                 last = ballot;
+                co_await backoff(*messaging_, &losses);
                 continue;
             }
         }

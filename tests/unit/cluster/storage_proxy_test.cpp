@@ -336,7 +336,7 @@ TEST_F(StorageProxyTest, RacingPaxosRoundsApplyEachIncrementOnce) {
     auto worker = [&](int via, int rounds) {
         for (int i = 0; i < rounds; ++i) {
             while (true) {
-                RequestOptions o = at(Consistency::kQuorum, 5000ms);
+                RequestOptions o = at(Consistency::kQuorum, 20000ms);
                 o.serial = Consistency::kSerial;
                 std::optional<int> seen;
                 CasDecider decide =
