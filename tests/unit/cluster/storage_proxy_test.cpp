@@ -333,6 +333,7 @@ TEST_F(StorageProxyTest, ScansCompareDigestsAndRepairTheRange) {
 TEST_F(StorageProxyTest, RacingPaxosRoundsApplyEachIncrementOnce) {
     ASSERT_TRUE(write(1, row("ctr", "", std::string(1, '\0'), 1), Consistency::kAll).is_ok());
     std::atomic<int> applied{0};
+    std::atomic<int> unknown{0};
     auto worker = [&](int via, int rounds) {
         for (int i = 0; i < rounds; ++i) {
             while (true) {
@@ -354,7 +355,14 @@ TEST_F(StorageProxyTest, RacingPaxosRoundsApplyEachIncrementOnce) {
                 };
                 auto done = sync_wait(
                     [&] { return node(via).proxy->cas("t", "ctr", placement_, o, decide); });
-                ASSERT_TRUE(done.is_ok()) << done.status().to_string();
+                if (!done.is_ok()) {
+                    // An outcome that could not be known in time (as in
+                    // Cassandra): counted apart, the round given up.
+                    ASSERT_EQ(done.status().code(), ErrorCode::kWriteTimeout)
+                        << done.status().to_string();
+                    ++unknown;
+                    break;
+                }
                 if (*done) {
                     ++applied;
                     break;
@@ -367,11 +375,14 @@ TEST_F(StorageProxyTest, RacingPaxosRoundsApplyEachIncrementOnce) {
         threads.emplace_back(worker, 1 + i % 3, 10);
     for (auto& t : threads)
         t.join();
-    EXPECT_EQ(applied.load(), 60);
+    EXPECT_EQ(applied.load() + unknown.load(), 60);
     auto rows = read(2, "ctr", Consistency::kAll);
     ASSERT_TRUE(rows.is_ok());
     ASSERT_EQ(rows->size(), 1u);
-    EXPECT_EQ(static_cast<unsigned char>((*rows)[0].back()), 60);
+    // Every applied increment is there, none twice; an unknown one may be.
+    const int value = static_cast<unsigned char>((*rows)[0].back());
+    EXPECT_GE(value, applied.load());
+    EXPECT_LE(value, applied.load() + unknown.load());
 }
 
 TEST_F(StorageProxyTest, CounterIncrementsCountOnceThroughLeadersHintsAndRepair) {
