@@ -103,6 +103,21 @@ rocksdb::ColumnFamilyOptions Store::table_cf_options(std::shared_ptr<TableGcSett
     return cf;
 }
 
+rocksdb::ColumnFamilyOptions Store::stats_cf_options() const {
+    rocksdb::ColumnFamilyOptions cf;
+    rocksdb::BlockBasedTableOptions t;
+    t.block_cache = block_cache_;
+    t.filter_policy.reset(rocksdb::NewBloomFilterPolicy(10));
+    cf.table_factory.reset(rocksdb::NewBlockBasedTableFactory(t));
+    // Every write looks up its partition's totals (the large-partition
+    // check). Most writes that start a partition find none: the Bloom
+    // filters answer that without searching the memtable or the files.
+    cf.memtable_prefix_bloom_size_ratio = 0.02;
+    cf.memtable_whole_key_filtering = true;
+    cf.merge_operator = make_stats_merge_operator();
+    return cf;
+}
+
 Status Store::open_db() {
     block_cache_ = rocksdb::NewLRUCache(options_.block_cache_bytes);
     rocksdb::DBOptions db_opts;
@@ -128,7 +143,7 @@ Status Store::open_db() {
     for (size_t i = 0; i < names.size(); ++i) {
         if (is_reserved(names[i])) {
             rocksdb::ColumnFamilyOptions o = plain;
-            if (names[i] == kStatsFamily) o.merge_operator = make_stats_merge_operator();
+            if (names[i] == kStatsFamily) o = stats_cf_options();
             descriptors.emplace_back(names[i], o);
         } else {
             gcs[i] = std::make_shared<TableGcSettings>();

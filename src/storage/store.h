@@ -161,6 +161,7 @@ class Store {
     Status load_table_options();
     std::shared_ptr<const TableHandle> find_table(const std::string& table_id) const;
     rocksdb::ColumnFamilyOptions table_cf_options(std::shared_ptr<TableGcSettings> gc) const;
+    rocksdb::ColumnFamilyOptions stats_cf_options() const;
     Status write_table_options(const std::string& table_id, const TableStorageOptions& o);
     void publish(std::shared_ptr<const TableMap> map);
     // Write options of table and node-local data (sync in batch mode).
