@@ -208,14 +208,19 @@ RequestHandler::Outcome RequestHandler::handle_frame(const protocol::Frame& fram
         return outcome;
     }
     if (started_ && !awaiting_auth_ && runs_statements(*request)) {
-        Task<PendingResponse> t = run_statements(h.stream, std::move(*request));
-        if (!t.ready()) {
-            outcome.pending = std::move(t);
+        std::unique_ptr<StatementCall> call =
+            spare_call_ ? std::move(spare_call_) : std::make_unique<StatementCall>();
+        call->request = std::move(*request);
+        Task<Response> running = run_statements(call->request, &call->warnings);
+        if (!running.ready()) {
+            outcome.pending = finish_statements(h.stream, std::move(call), std::move(running));
             return outcome;
         }
-        PendingResponse r = t.take();
-        last_error_ = r.error;
-        out->append(r.frames);
+        // Served at once (every replica was this node): the response goes
+        // straight into the connection's buffer.
+        append_response(h.stream, take_response(running, *call), call->warnings, out);
+        call->warnings.clear();
+        spare_call_ = std::move(call);
         return outcome;
     }
     Response response;
@@ -241,20 +246,30 @@ bool RequestHandler::runs_statements(const protocol::Request& request) {
            std::holds_alternative<protocol::BatchRequest>(request);
 }
 
-Task<PendingResponse> RequestHandler::run_statements(int16_t stream, protocol::Request request) {
-    std::vector<std::string> warnings;
-    Response response;
+RequestHandler::Response RequestHandler::take_response(Task<Response>& finished,
+                                                       StatementCall& call) {
     try {
-        response = co_await run_statements(request, &warnings);
+        return finished.take();
     } catch (const std::exception& e) {
         // The engine reports failures as Status; this only guards the connection
         // (and the loop) against a defect below.
-        spdlog::error("request {} failed: {}", request_name(request), e.what());
-        response = error_response(Status::server(std::string("Internal error: ") + e.what()), 0);
-        warnings.clear();
+        spdlog::error("request {} failed: {}", request_name(call.request), e.what());
+        call.warnings.clear();
+        return error_response(Status::server(std::string("Internal error: ") + e.what()), 0);
+    }
+}
+
+Task<PendingResponse> RequestHandler::finish_statements(int16_t stream,
+                                                        std::unique_ptr<StatementCall> call,
+                                                        Task<Response> running) {
+    try {
+        // Awaiting the Task by reference leaves its result (or exception)
+        // in it, for take_response.
+        co_await running;
+    } catch (const std::exception&) {
     }
     PendingResponse out;
-    append_response(stream, response, warnings, &out.frames);
+    append_response(stream, take_response(running, *call), call->warnings, &out.frames);
     out.error = last_error_;
     co_return out;
 }
@@ -378,7 +393,7 @@ RequestHandler::Response RequestHandler::handle_register(const protocol::Registe
     return protocol::ReadyResponse{};
 }
 
-RequestHandler::Response RequestHandler::result_response(Result<ResultSet> result,
+RequestHandler::Response RequestHandler::result_response(Result<ResultSet>&& result,
                                                          uint16_t consistency,
                                                          std::vector<std::string>* warnings) {
     if (!result.is_ok()) return error_response(result.status(), consistency);
@@ -436,7 +451,8 @@ Task<RequestHandler::Response> RequestHandler::handle_execute(protocol::ExecuteR
     }
     QueryOptions options = to_query_options(execute.params);
     options.received_at = received_at_;
-    auto result = co_await session_->execute_prepared_async(execute.id, options);
+    auto running = session_->execute_prepared_async(execute.id, options);
+    auto&& result = co_await running;  // lives in `running`: not moved
     if (!result.is_ok() && result.status().code() == ErrorCode::kUnprepared) {
         // Drivers match the echoed id against the one they sent.
         Status st = result.status();

@@ -110,8 +110,20 @@ class RequestHandler {
     Response dispatch(protocol::Request& request, Outcome* outcome);
     // QUERY, EXECUTE and BATCH: run by the session, possibly asynchronously.
     static bool runs_statements(const protocol::Request& request);
-    Task<PendingResponse> run_statements(int16_t stream, protocol::Request request);
+    // A QUERY, EXECUTE or BATCH and the warnings its statements raise, kept at
+    // one address while the session runs it (the session's Task refers to them).
+    struct StatementCall {
+        protocol::Request request;
+        std::vector<std::string> warnings;
+    };
     Task<Response> run_statements(protocol::Request& request, std::vector<std::string>* warnings);
+    // The response of a finished run_statements Task (an exception it threw
+    // becomes a Server_error).
+    Response take_response(Task<Response>& finished, StatementCall& call);
+    // Waits for a run_statements Task that did not finish at once, then
+    // encodes its response as take_response does.
+    Task<PendingResponse> finish_statements(int16_t stream, std::unique_ptr<StatementCall> call,
+                                            Task<Response> running);
     Response handle_startup(const protocol::StartupRequest& startup);
     Response handle_auth_response(const protocol::AuthResponseRequest& auth, Outcome* outcome);
     Response login_response(Result<std::unique_ptr<Session>> session);
@@ -122,7 +134,7 @@ class RequestHandler {
                                   std::vector<std::string>* warnings);
     Task<Response> handle_batch(const protocol::BatchRequest& batch,
                                 std::vector<std::string>* warnings);
-    Response result_response(Result<ResultSet> result, uint16_t consistency,
+    Response result_response(Result<ResultSet>&& result, uint16_t consistency,
                              std::vector<std::string>* warnings);
 
     // Encodes (and compresses when negotiated) one response frame.
@@ -139,6 +151,8 @@ class RequestHandler {
     bool awaiting_auth_ = false;  // STARTUP answered AUTHENTICATE; no session yet
     bool defer_logins_ = false;
     DeferredLogin deferred_login_;
+    // A StatementCall kept for the next request once its last one finished.
+    std::unique_ptr<StatementCall> spare_call_;
     bool schema_events_ = false;
     bool topology_events_ = false;
     bool status_events_ = false;
