@@ -249,7 +249,26 @@ Result<std::vector<BoundValue>> Coordinator::bind(const cql::Plan& plan,
 Task<Result<ResultSet>> Coordinator::run(PlanPtr plan_ptr, const QueryOptions& options,
                                          std::string* keyspace, AccessControl* access) {
     const cql::Plan& plan = *plan_ptr;
-    if (access) TESSEL_CO_RETURN_IF_ERROR(access->authorize(plan));
+    if (access) {
+        if (Status st = access->authorize(plan); !st.is_ok()) {
+            return ready_task<Result<ResultSet>>(std::move(st));
+        }
+    }
+    if (!options.named_values && options.values.size() == plan.bind_specs.size()) {
+        if (std::holds_alternative<cql::SelectPlan>(plan.node)) {
+            return run_select(std::move(plan_ptr), options.values, options);
+        }
+        if (std::holds_alternative<cql::ModifyPlan>(plan.node)) {
+            return run_modify(std::move(plan_ptr), options.values, options);
+        }
+    }
+    return run_statement(std::move(plan_ptr), options, keyspace, access);
+}
+
+// Authorized by run().
+Task<Result<ResultSet>> Coordinator::run_statement(PlanPtr plan_ptr, const QueryOptions& options,
+                                                   std::string* keyspace, AccessControl* access) {
+    const cql::Plan& plan = *plan_ptr;
     if (const auto* a = std::get_if<cql::AuthPlan>(&plan.node)) {
         if (!access) co_return Status::invalid("Roles and permissions are not available here");
         co_return access->run_auth(*a);
@@ -276,11 +295,11 @@ Task<Result<ResultSet>> Coordinator::run(PlanPtr plan_ptr, const QueryOptions& o
         }
         co_return result;
     }
-    if (const auto* s = std::get_if<cql::SelectPlan>(&plan.node)) {
-        co_return co_await run_select(*s, plan, values, options);
+    if (std::holds_alternative<cql::SelectPlan>(plan.node)) {
+        co_return co_await run_select(plan_ptr, values, options);
     }
-    if (const auto* m = std::get_if<cql::ModifyPlan>(&plan.node)) {
-        co_return co_await run_modify(*m, values, options);
+    if (std::holds_alternative<cql::ModifyPlan>(plan.node)) {
+        co_return co_await run_modify(plan_ptr, values, options);
     }
     const auto& b = std::get<cql::BatchPlan>(plan.node);
     int64_t ts = options.default_timestamp ? *options.default_timestamp : next_timestamp();
@@ -418,9 +437,11 @@ Task<Result<ResultSet>> Coordinator::run_schema(const cql::SchemaPlan& s, const 
     co_return rs;
 }
 
-Task<Result<ResultSet>> Coordinator::run_select(const cql::SelectPlan& s, const cql::Plan& plan,
+Task<Result<ResultSet>> Coordinator::run_select(PlanPtr plan_ptr,
                                                 const std::vector<BoundValue>& values,
                                                 const QueryOptions& options) {
+    const cql::Plan& plan = *plan_ptr;
+    const auto& s = std::get<cql::SelectPlan>(plan.node);
     const cql::TableInfo& t = *s.table;
     // The fingerprint (a SHA-256) is only needed to check or sign a paging
     // state, which most single-page reads never do.
@@ -532,9 +553,9 @@ Task<Status> Coordinator::serial_read_barrier(const cql::SelectPlan& s,
     co_return Status::ok();
 }
 
-Task<Result<ResultSet>> Coordinator::run_modify(const cql::ModifyPlan& m,
-                                                const std::vector<BoundValue>& values,
+Task<Result<ResultSet>> Coordinator::run_modify(PlanPtr plan, const std::vector<BoundValue>& values,
                                                 const QueryOptions& options) {
+    const auto& m = std::get<cql::ModifyPlan>(plan->node);
     const char* write_type = m.is_conditional()    ? "CAS"
                              : m.table->is_counter ? "COUNTER"
                                                    : "SIMPLE";

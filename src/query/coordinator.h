@@ -101,14 +101,20 @@ class Coordinator {
     Result<PlanPtr> build_plan(std::string_view cql, const std::string& keyspace, PlanCache& cache);
     std::string schema_version() const;
 
+    // Not a coroutine: a SELECT or a single modification whose values are
+    // bound in place goes straight to run_select / run_modify; the rest to
+    // run_statement.
     Task<Result<ResultSet>> run(PlanPtr plan, const QueryOptions& options, std::string* keyspace,
                                 AccessControl* access);
+    Task<Result<ResultSet>> run_statement(PlanPtr plan, const QueryOptions& options,
+                                          std::string* keyspace, AccessControl* access);
     Result<std::vector<BoundValue>> bind(const cql::Plan& plan, const QueryOptions& options);
     Result<ResultSet> run_use(const cql::UsePlan& use, std::string* keyspace);
     Task<Result<ResultSet>> run_schema(const cql::SchemaPlan& s, const cql::Plan& plan);
     Result<SchemaOutcome> execute_schema(const cql::SchemaPlan& s);
-    Task<Result<ResultSet>> run_select(const cql::SelectPlan& s, const cql::Plan& plan,
-                                       const std::vector<BoundValue>& values,
+    // run_select and run_modify hold `plan` (a SelectPlan / ModifyPlan) until
+    // they finish.
+    Task<Result<ResultSet>> run_select(PlanPtr plan, const std::vector<BoundValue>& values,
                                        const QueryOptions& options);
     // Write_timeout (of `write_type`) when the request's write deadline passed.
     Status check_write_deadline(const QueryOptions& options, const char* write_type) const;
@@ -119,8 +125,7 @@ class Coordinator {
     // more than one), then a QUORUM (LOCAL_QUORUM) read.
     Task<Status> serial_read_barrier(const cql::SelectPlan& s,
                                      const std::vector<BoundValue>& values, RequestOptions* ro);
-    Task<Result<ResultSet>> run_modify(const cql::ModifyPlan& m,
-                                       const std::vector<BoundValue>& values,
+    Task<Result<ResultSet>> run_modify(PlanPtr plan, const std::vector<BoundValue>& values,
                                        const QueryOptions& options);
 
     // Batch members, each with its values (lwt.cpp).

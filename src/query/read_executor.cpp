@@ -31,42 +31,9 @@ class Reader {
           layout_(layout_of(table_)),
           selection_(plan_, *req.values, req.now_seconds) {}
 
-    Task<Result<ReadPage>> run() {
-        TESSEL_CO_RETURN_IF_ERROR(prepare());
-        if (!empty_) {
-            if (plan_.where.partition_restricted()) {
-                TESSEL_CO_RETURN_IF_ERROR(co_await read_keys());
-            } else {
-                TESSEL_CO_RETURN_IF_ERROR(co_await read_range());
-            }
-        }
-        if (plan_.aggregate) {
-            if (selection_.has_rows() || (plan_.group_by_columns == 0 && page_.rows.empty())) {
-                TESSEL_CO_ASSIGN_OR_RETURN(auto row, selection_.flush());
-                if (remaining_ != 0) page_.rows.push_back(std::move(row));
-            }
-        }
-        if (has_more_) page_.next = std::move(last_);
-        co_return std::move(page_);
-    }
-
-  private:
-    enum class Flow { kContinue, kNextPartition, kStop };
-
-    Result<int64_t> eval_limit(const std::optional<cql::TermPlan>& t, const char* what) {
-        if (!t) return int64_t{-1};
-        TESSEL_ASSIGN_OR_RETURN(auto v, evaluate(*t, *req_.values));
-        if (v.is_unset()) return int64_t{-1};
-        if (!v.is_value()) return Status::invalid(std::string("Invalid null value of ") + what);
-        const int32_t n = bytes::read_i32(v.bytes);
-        if (n <= 0) {
-            return Status::invalid(
-                std::string(what == std::string("limit") ? "LIMIT" : "PER PARTITION LIMIT") +
-                " must be strictly positive");
-        }
-        return int64_t{n};
-    }
-
+    // execute_read drives a read: prepare(); then, unless empty(), either
+    // key_targets() and read_partition() for each target that wants_target(),
+    // then finish_keys(); or read_range(); last, finish().
     Status prepare() {
         TESSEL_ASSIGN_OR_RETURN(remaining_, eval_limit(plan_.limit, "limit"));
         TESSEL_ASSIGN_OR_RETURN(per_partition_limit_,
@@ -114,34 +81,70 @@ class Reader {
         return Status::ok();
     }
 
-    Task<Status> read_keys() {
-        TESSEL_CO_ASSIGN_OR_RETURN(auto targets,
-                                   partition_targets(plan_.where, table_, layout_, *req_.values));
+    // Nothing to read (LIMIT 0, or clustering restrictions no row meets).
+    bool empty() const { return empty_; }
+    // Restricted partition keys are read one by one; otherwise a range.
+    bool reads_keys() const { return plan_.where.partition_restricted(); }
+
+    // The partitions the restricted key names, starting at `*first` (past
+    // those a resumed page already returned).
+    Result<std::vector<PartitionTarget>> key_targets(size_t* first) {
+        TESSEL_ASSIGN_OR_RETURN(auto targets,
+                                partition_targets(plan_.where, table_, layout_, *req_.values));
         // ORDER BY over several partitions sorts their rows together (only
         // unpaged: the coordinator refuses to page such queries).
         merge_ = plan_.order_by && !plan_.aggregate && targets.size() > 1;
-        size_t first = 0;
+        *first = 0;
         if (req_.resume) {
             // The targets are a function of the (fingerprinted) values, so the
             // resumed partition is one of them.
-            while (first < targets.size() && targets[first].key != req_.resume->partition_key) {
-                ++first;
+            while (*first < targets.size() && targets[*first].key != req_.resume->partition_key) {
+                ++*first;
             }
-            if (first == targets.size()) co_return Status::invalid("Invalid paging state");
-            if (req_.resume->partition_done) ++first;
+            if (*first == targets.size()) return Status::invalid("Invalid paging state");
+            if (req_.resume->partition_done) ++*first;
         }
         // token() restrictions next to the partition key filter its partitions.
-        const bool token_filter = plan_.where.token_start || plan_.where.token_end;
-        if (token_filter) TESSEL_CO_RETURN_IF_ERROR(token_bounds());
-        for (size_t i = first; i < targets.size(); ++i) {
-            const PartitionTarget& t = targets[i];
-            if (token_filter && !in_token_range(partition_token(t.components))) continue;
-            Flow f = Flow::kContinue;
-            TESSEL_CO_ASSIGN_OR_RETURN(f, co_await read_partition(t.key, t.components, nullptr));
-            if (f == Flow::kStop) break;
-        }
+        token_filter_ = plan_.where.token_start || plan_.where.token_end;
+        if (token_filter_) TESSEL_RETURN_IF_ERROR(token_bounds());
+        return targets;
+    }
+
+    bool wants_target(const PartitionTarget& t) const {
+        return !token_filter_ || in_token_range(partition_token(t.components));
+    }
+
+    void finish_keys() {
         if (merge_) finish_merge();
-        co_return Status::ok();
+    }
+
+    // The page, once the partitions are read (the Reader is spent).
+    Result<ReadPage> finish() {
+        if (plan_.aggregate) {
+            if (selection_.has_rows() || (plan_.group_by_columns == 0 && page_.rows.empty())) {
+                TESSEL_ASSIGN_OR_RETURN(auto row, selection_.flush());
+                if (remaining_ != 0) page_.rows.push_back(std::move(row));
+            }
+        }
+        if (has_more_) page_.next = std::move(last_);
+        return std::move(page_);
+    }
+
+    enum class Flow { kContinue, kNextPartition, kStop };
+
+  private:
+    Result<int64_t> eval_limit(const std::optional<cql::TermPlan>& t, const char* what) {
+        if (!t) return int64_t{-1};
+        TESSEL_ASSIGN_OR_RETURN(auto v, evaluate(*t, *req_.values));
+        if (v.is_unset()) return int64_t{-1};
+        if (!v.is_value()) return Status::invalid(std::string("Invalid null value of ") + what);
+        const int32_t n = bytes::read_i32(v.bytes);
+        if (n <= 0) {
+            return Status::invalid(
+                std::string(what == std::string("limit") ? "LIMIT" : "PER PARTITION LIMIT") +
+                " must be strictly positive");
+        }
+        return int64_t{n};
     }
 
     void finish_merge() {
@@ -219,6 +222,7 @@ class Reader {
         return range;
     }
 
+  public:
     Task<Status> read_range() {
         TESSEL_CO_ASSIGN_OR_RETURN(auto range, key_range());
         if (!range.start_key.empty() && !range.end_key.empty() &&
@@ -249,6 +253,7 @@ class Reader {
 
     // Ordered tables keep partitions in key order, so token() restrictions
     // are checked partition by partition.
+  private:
     bool in_token_range(int64_t token) const {
         if (token_start_ &&
             (token < *token_start_ || (token == *token_start_ && !token_start_incl_))) {
@@ -273,6 +278,7 @@ class Reader {
         return Status(ErrorCode::kReadTimeout, "Operation timed out - received only 0 responses.");
     }
 
+  public:
     // Reads one partition; kStop ends the whole read.
     Task<Result<Flow>> read_partition(const std::string& key, const std::vector<std::string>& comps,
                                       PartitionCursor* cursor) {
@@ -347,6 +353,7 @@ class Reader {
         co_return Flow::kContinue;
     }
 
+  private:
     Task<Result<Flow>> read_distinct(const std::string& key, const std::vector<std::string>& comps,
                                      PartitionCursor* cursor) {
         SliceSpec spec;
@@ -520,6 +527,7 @@ class Reader {
     bool has_more_ = false;
     PagingState last_;  // position after the last row emitted
     bool merge_ = false;
+    bool token_filter_ = false;  // token() restrictions next to the partition key
     std::optional<int64_t> token_start_, token_end_;
     bool token_start_incl_ = true, token_end_incl_ = true;
     std::vector<std::pair<std::string, OutRow>> merged_;
@@ -532,15 +540,29 @@ class Reader {
 Task<Result<ReadPage>> execute_read(TableSource& source, const ReadRequest& request) {
     // Without clustering columns a partition is one row: once returned, its
     // partition is done, so the next page starts after it (not at it again).
+    std::optional<ReadRequest> resumed;
     if (request.resume && !request.resume->partition_done &&
         request.plan->table->clustering.empty()) {
-        ReadRequest resumed = request;
-        resumed.resume->partition_done = true;
-        Reader r(source, resumed);
-        co_return co_await r.run();
+        resumed = request;
+        resumed->resume->partition_done = true;
     }
-    Reader r(source, request);
-    co_return co_await r.run();
+    Reader r(source, resumed ? *resumed : request);
+    TESSEL_CO_RETURN_IF_ERROR(r.prepare());
+    if (!r.empty() && r.reads_keys()) {
+        size_t first = 0;
+        TESSEL_CO_ASSIGN_OR_RETURN(auto targets, r.key_targets(&first));
+        for (size_t i = first; i < targets.size(); ++i) {
+            const PartitionTarget& t = targets[i];
+            if (!r.wants_target(t)) continue;
+            Reader::Flow f = Reader::Flow::kContinue;
+            TESSEL_CO_ASSIGN_OR_RETURN(f, co_await r.read_partition(t.key, t.components, nullptr));
+            if (f == Reader::Flow::kStop) break;
+        }
+        r.finish_keys();
+    } else if (!r.empty()) {
+        TESSEL_CO_RETURN_IF_ERROR(co_await r.read_range());
+    }
+    co_return r.finish();
 }
 
 std::string columns_digest(const std::vector<ColumnSpec>& columns) {
