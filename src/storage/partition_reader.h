@@ -24,6 +24,7 @@
 
 #include <rocksdb/db.h>
 
+#include "common/frame_cache.h"
 #include "common/status.h"
 #include "storage/clustering_range.h"
 #include "storage/mutation.h"
@@ -63,6 +64,10 @@ class PartitionReader {
                                                          const SliceSpec& slice,
                                                          int64_t now_seconds);
     ~PartitionReader();
+    // One reader per partition read, and too large (over 1 KiB) for malloc's
+    // per-thread cache: freed readers are kept per thread for the next read.
+    static void* operator new(std::size_t n) { return FrameCache::allocate(n); }
+    static void operator delete(void* p, std::size_t n) noexcept { FrameCache::deallocate(p, n); }
     PartitionReader(const PartitionReader&) = delete;
     PartitionReader& operator=(const PartitionReader&) = delete;
 
