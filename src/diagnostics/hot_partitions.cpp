@@ -124,6 +124,11 @@ HotWindow HotPartitions::previous(TimeMs now, size_t k) const {
     return collect(now, k, true);
 }
 
+void HotPartitions::set_formatter(KeyFormatter formatter) {
+    std::lock_guard lock(formatter_mu_);
+    formatter_ = std::move(formatter);
+}
+
 HotWindow HotPartitions::collect(TimeMs now, size_t k, bool previous) const {
     const int64_t w = window_of(now, options_.window_ms);
     HotWindow out;
@@ -152,6 +157,18 @@ HotWindow HotPartitions::collect(TimeMs now, size_t k, bool previous) const {
             // An entry cut from the list is bounded by its own count.
             view.floor = std::max(view.floor, view.entries[k].count);
             view.entries.resize(k);
+        }
+    }
+    KeyFormatter formatter;
+    {
+        std::lock_guard lock(formatter_mu_);
+        formatter = formatter_;
+    }
+    if (formatter) {
+        for (TopKView& view : out.kinds) {
+            for (TopKEntry& e : view.entries) {
+                if (e.display.empty()) e.display = formatter(e.key);
+            }
         }
     }
     return out;

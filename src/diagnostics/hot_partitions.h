@@ -81,6 +81,12 @@ class HotPartitions {
     void record_read(std::string_view key, const DisplayFn& display, TimeMs now);
     void record_write(std::string_view key, const DisplayFn& display, uint64_t bytes, TimeMs now);
 
+    // How current() and previous() show a listed key recorded without display
+    // text: recording with an empty display and a formatter set makes the
+    // text for the listed keys only, not for every key that enters a sketch.
+    using KeyFormatter = std::function<std::string(std::string_view key)>;
+    void set_formatter(KeyFormatter formatter);
+
     // The window containing `now` (counting from its start) and the one
     // before it (empty when nothing was recorded then), top `k` per kind.
     HotWindow current(TimeMs now, size_t k) const;
@@ -95,6 +101,8 @@ class HotPartitions {
 
     HotPartitionsOptions options_;
     std::vector<std::unique_ptr<Stripe>> stripes_;
+    mutable std::mutex formatter_mu_;
+    KeyFormatter formatter_;
 };
 
 // The change between two views of the same window, `before` read earlier than

@@ -108,6 +108,24 @@ std::vector<std::string> components_of(std::string_view key) {
     return out;
 }
 
+std::vector<TypePtr> partition_key_types(const cql::TableInfo& table) {
+    std::vector<TypePtr> types;
+    for (size_t i = 0; i < table.partition_key.size(); ++i)
+        types.push_back(table.pk(i).type);
+    return types;
+}
+
+// Components shown as their types show them, joined by ':'.
+std::string display_components(const std::vector<TypePtr>& types,
+                               const std::vector<std::string>& components) {
+    std::string out;
+    for (size_t i = 0; i < components.size() && i < types.size(); ++i) {
+        if (i > 0) out += ':';
+        out += format_value(*types[i], components[i]);
+    }
+    return out;
+}
+
 uint64_t next_instance_id() {
     static std::atomic<uint64_t> next{1};
     return next.fetch_add(1);
@@ -120,12 +138,7 @@ thread_local std::vector<std::string> t_last_read_key;
 
 std::string display_partition_key(const cql::TableInfo& table,
                                   const std::vector<std::string>& components) {
-    std::string out;
-    for (size_t i = 0; i < components.size() && i < table.partition_key.size(); ++i) {
-        if (i > 0) out += ':';
-        out += format_value(*table.pk(i).type, components[i]);
-    }
-    return out;
+    return display_components(partition_key_types(table), components);
 }
 
 PartitionHealth::PartitionHealth(storage::Store* store, PartitionHealthOptions options,
@@ -150,16 +163,37 @@ diagnostics::HotPartitions& PartitionHealth::hot_for(const cql::TableInfo& table
         uint64_t generation = 0;
         std::shared_ptr<diagnostics::HotPartitions> hot;
     };
+    // The table of the thread's previous request first: most requests in a
+    // row are to one table, and the map's key has to be built.
+    struct Last {
+        uint64_t instance = 0;
+        uint64_t generation = 0;
+        std::string table_id;
+        diagnostics::HotPartitions* hot = nullptr;
+    };
+    thread_local Last last;
+    const uint64_t gen = generation_.load(std::memory_order_acquire);
+    if (last.hot && last.instance == instance_id_ && last.generation == gen &&
+        last.table_id == table.id) {
+        return *last.hot;
+    }
     thread_local std::unordered_map<std::string, Cached> cache;
     std::string key = std::to_string(instance_id_) + '/' + table.id;
-    const uint64_t gen = generation_.load(std::memory_order_acquire);
     auto it = cache.find(key);
-    if (it != cache.end() && it->second.generation == gen) return *it->second.hot;
-    if (cache.size() > 4096) cache.clear();
-    Cached c{gen, hot_.get_or_create(table.keyspace, table.name)};
-    auto& slot = cache[std::move(key)];
-    slot = std::move(c);
-    return *slot.hot;
+    if (it == cache.end() || it->second.generation != gen) {
+        if (cache.size() > 4096) cache.clear();
+        Cached c{gen, hot_.get_or_create(table.keyspace, table.name)};
+        // Keys are recorded without display text (see on_partition_read).
+        c.hot->set_formatter([types = partition_key_types(table)](std::string_view key) {
+            return display_components(types, components_of(key));
+        });
+        it = cache.insert_or_assign(std::move(key), std::move(c)).first;
+    }
+    // The map's entry holds the sketch while `last` points at it: a new
+    // generation (or a clear) replaces it only on this thread, after which
+    // `last` is set again before use.
+    last = Last{instance_id_, gen, table.id, it->second.hot.get()};
+    return *last.hot;
 }
 
 Status PartitionHealth::before_write(const cql::TableInfo& table,
@@ -179,7 +213,7 @@ Status PartitionHealth::before_write(const cql::TableInfo& table,
         TESSEL_RETURN_IF_ERROR(check_partition_totals(table, partition_key, mutation, m.bytes,
                                                       m.rows, m.tombstones, m.deletes_only, now));
     }
-    hot_for(table).record_write(sketch_key(partition_key), display, m.bytes, now);
+    hot_for(table).record_write(sketch_key(partition_key), std::string_view(), m.bytes, now);
     return Status::ok();
 }
 
@@ -215,9 +249,10 @@ void PartitionHealth::on_partition_read(const cql::TableInfo& table,
                                         const std::vector<std::string>& partition_key) {
     if (table.is_virtual) return;
     t_last_read_key = partition_key;
-    hot_for(table).record_read(
-        sketch_key(partition_key), [&] { return display_partition_key(table, partition_key); },
-        diagnostics::now_ms());
+    // No display text: the sketch's formatter (set by hot_for) makes it for
+    // the keys it lists, when they are asked for.
+    hot_for(table).record_read(sketch_key(partition_key), std::string_view(),
+                               diagnostics::now_ms());
 }
 
 Status PartitionHealth::after_read(const cql::TableInfo& table, uint64_t tombstones,

@@ -53,6 +53,30 @@ TEST(HotPartitions, LazyDisplayIsBuiltOncePerAdmission) {
     EXPECT_EQ(w.of(HotKind::kReads).entries[0].display, "'2024-05-01'");
 }
 
+TEST(HotPartitions, FormatterShowsOnlyListedKeysRecordedWithoutText) {
+    HotPartitions hot(small(/*capacity=*/2));
+    int formatted = 0;
+    hot.set_formatter([&](std::string_view key) {
+        ++formatted;
+        return "<" + std::string(key) + ">";
+    });
+    for (int i = 0; i < 50; ++i)
+        hot.record_read("k" + std::to_string(i), std::string_view(), 1000);
+    hot.record_read("hot", std::string_view(), 1000);
+    hot.record_read("hot", std::string_view(), 1000);
+    hot.record_read("hot", std::string_view(), 1000);
+    hot.record_write("w", "'w'", 10, 1000);
+    EXPECT_EQ(formatted, 0);  // nothing made while recording
+    HotWindow w = hot.current(1000, 1);
+    ASSERT_EQ(w.of(HotKind::kReads).entries.size(), 1u);
+    EXPECT_EQ(w.of(HotKind::kReads).entries[0].key, "hot");
+    EXPECT_EQ(w.of(HotKind::kReads).entries[0].display, "<hot>");
+    // A key recorded with its text keeps it.
+    EXPECT_EQ(w.of(HotKind::kWrites).entries[0].display, "'w'");
+    // Only what a window lists is formatted (one key per kind at most).
+    EXPECT_LE(formatted, 1);
+}
+
 TEST(HotPartitions, WindowsRoll) {
     HotPartitions hot(small());
     hot.record_write("a", "", 1, 5000);
