@@ -1,4 +1,5 @@
 #include "cluster/control_plane.h"
+#include "common/wall_clock.h"
 
 #include <openssl/rand.h>
 #include <spdlog/spdlog.h>
@@ -8,12 +9,6 @@
 
 namespace tessel::cluster {
 namespace {
-
-int64_t now_ms() {
-    return std::chrono::duration_cast<std::chrono::milliseconds>(
-               std::chrono::system_clock::now().time_since_epoch())
-        .count();
-}
 
 bool same_endpoint(const NodeInfo& a, const NodeInfo& b) {
     return (a.listen_address == b.listen_address && a.storage_port == b.storage_port) ||
@@ -111,7 +106,7 @@ Status ControlPlane::keep_alive() {
                             LeaseKeeper::start(etcd_, options_.lease_ttl_seconds,
                                                [this](const Status& why) { on_lease_lost(why); }));
     std::lock_guard lock(mu_);
-    if (alive_.started_at_ms == 0) alive_.started_at_ms = now_ms();
+    if (alive_.started_at_ms == 0) alive_.started_at_ms = wall_clock_ms();
     auto put = etcd_.put(alive_key(self_.host_id), encode_alive(alive_), keeper->lease_id());
     if (!put.is_ok()) return put.status();
     lease_ = std::move(keeper);

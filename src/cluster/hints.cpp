@@ -1,16 +1,11 @@
 #include "cluster/hints.h"
 
 #include "cluster/node_record.h"
+#include "common/wall_clock.h"
 #include "storage/store.h"
 
 namespace tessel::cluster {
 namespace {
-
-int64_t now_ms() {
-    return std::chrono::duration_cast<std::chrono::milliseconds>(
-               std::chrono::system_clock::now().time_since_epoch())
-        .count();
-}
 
 std::string prefix_of(const std::string& host) {
     return "hint/" + host_id_hex(host) + "/";
@@ -32,7 +27,7 @@ HintStore::HintStore(storage::Store* store, int64_t window_ms)
 
 void HintStore::mark_down(const std::string& host) {
     std::lock_guard lock(mu_);
-    down_since_ms_.try_emplace(host, now_ms());
+    down_since_ms_.try_emplace(host, wall_clock_ms());
 }
 
 void HintStore::mark_up(const std::string& host) {
@@ -42,7 +37,7 @@ void HintStore::mark_up(const std::string& host) {
 
 Status HintStore::add(const std::string& host, const MutationMessage& m) {
     uint64_t seq = 0;
-    const int64_t now = now_ms();
+    const int64_t now = wall_clock_ms();
     {
         std::lock_guard lock(mu_);
         auto it = down_since_ms_.find(host);

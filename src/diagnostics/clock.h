@@ -10,15 +10,15 @@
 #include <cstdint>
 #include <functional>
 
+#include "common/wall_clock.h"
+
 namespace tessel::diagnostics {
 
 using TimeMs = int64_t;  // milliseconds since the Unix epoch
 
 // The wall clock (system_clock), for callers outside tests.
 inline TimeMs now_ms() {
-    return std::chrono::duration_cast<std::chrono::milliseconds>(
-               std::chrono::system_clock::now().time_since_epoch())
-        .count();
+    return wall_clock_ms();
 }
 
 // A clock to call later (virtual tables, collectors); tests pass their own.

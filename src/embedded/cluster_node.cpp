@@ -7,6 +7,7 @@
 #include <set>
 
 #include "cluster/etcd_catalog_store.h"
+#include "common/wall_clock.h"
 #include "partition/token.h"
 #include "schema/catalog.h"
 #include "schema/codec.h"
@@ -14,12 +15,6 @@
 
 namespace tessel::embedded {
 namespace {
-
-int64_t now_ms() {
-    return std::chrono::duration_cast<std::chrono::milliseconds>(
-               std::chrono::system_clock::now().time_since_epoch())
-        .count();
-}
 
 ClusterEvent to_event(const cluster::ClusterEvent& e) {
     ClusterEvent out;
@@ -229,7 +224,8 @@ Result<std::vector<cluster::TxnOp>> ClusterNode::tablet_ops(const CatalogBatch& 
                 if (old && old->storage_name() == def.storage_name()) continue;  // an ALTER
                 TESSEL_ASSIGN_OR_RETURN(auto repl, replication_of(def.keyspace));
                 const bool hashed = def.options.distribution == Distribution::kHash;
-                TabletMap map = cluster::initial_cluster_map(hashed, view->ring, repl, now_ms());
+                TabletMap map =
+                    cluster::initial_cluster_map(hashed, view->ring, repl, wall_clock_ms());
                 ops.push_back(
                     cluster::TxnOp::put(control_->tablets_key(def.storage_name()), map.encode()));
             } else {
@@ -273,7 +269,8 @@ void ClusterNode::configure_router(query::TabletRouterOptions* o, const Catalog*
     o->first_map = [this](const std::string& table_id, bool hashed) {
         auto found = replication_of_table(table_id);
         const cluster::Replication repl = found.is_ok() ? *found : cluster::Replication{};
-        return cluster::initial_cluster_map(hashed, membership_.view()->ring, repl, now_ms());
+        return cluster::initial_cluster_map(hashed, membership_.view()->ring, repl,
+                                            wall_clock_ms());
     };
     o->replica_set = [this, local](const std::string& table_id, const Tablet& tablet) {
         cluster::Placement p;
