@@ -1,25 +1,8 @@
 #include "server/cluster_config.h"
 
-#include <charconv>
-
 #include "server/config.h"
 
 namespace tessel::server {
-namespace {
-
-Result<long long> integer(int line, const std::string& key, const std::string& value, long long lo,
-                          long long hi) {
-    long long v = 0;
-    auto [p, ec] = std::from_chars(value.data(), value.data() + value.size(), v);
-    if (ec != std::errc() || p != value.data() + value.size() || v < lo || v > hi) {
-        return bad_value(line, key, value,
-                         "an integer in " + std::to_string(lo) + ".." + std::to_string(hi));
-    }
-    return v;
-}
-
-}  // namespace
-
 std::vector<std::string> split_list(std::string_view value) {
     std::vector<std::string> out;
     while (!value.empty()) {
@@ -42,7 +25,7 @@ Status apply_cluster_setting(int line, const std::string& key, const std::string
     if (key == "etcd_endpoints") {
         c->etcd_endpoints = split_list(value);
     } else if (key == "storage_port") {
-        TESSEL_ASSIGN_OR_RETURN(long long port, integer(line, key, value, 0, 65535));
+        TESSEL_ASSIGN_OR_RETURN(long long port, parse_int(line, key, value, 0, 65535));
         c->storage_port = static_cast<int>(port);
     } else if (key == "dc") {
         if (value.empty()) return bad_value(line, key, value, "a data centre name");
@@ -51,20 +34,20 @@ Status apply_cluster_setting(int line, const std::string& key, const std::string
         if (value.empty()) return bad_value(line, key, value, "a rack name");
         c->rack = value;
     } else if (key == "num_tokens") {
-        TESSEL_ASSIGN_OR_RETURN(long long n, integer(line, key, value, 1, 1024));
+        TESSEL_ASSIGN_OR_RETURN(long long n, parse_int(line, key, value, 1, 1024));
         c->num_tokens = static_cast<int>(n);
     } else if (key == "etcd_lease_ttl_in_s") {
-        TESSEL_ASSIGN_OR_RETURN(long long n, integer(line, key, value, 1, 3600));
+        TESSEL_ASSIGN_OR_RETURN(long long n, parse_int(line, key, value, 1, 3600));
         c->lease_ttl_seconds = static_cast<int>(n);
     } else if (key == "internode_failure_timeout_in_ms") {
-        TESSEL_ASSIGN_OR_RETURN(long long n, integer(line, key, value, 100, 3600 * 1000));
+        TESSEL_ASSIGN_OR_RETURN(long long n, parse_int(line, key, value, 100, 3600 * 1000));
         c->failure_timeout_ms = static_cast<int>(n);
     } else if (key == "internode_messaging_threads") {
-        TESSEL_ASSIGN_OR_RETURN(long long n, integer(line, key, value, 1, 64));
+        TESSEL_ASSIGN_OR_RETURN(long long n, parse_int(line, key, value, 1, 64));
         c->messaging_threads = static_cast<int>(n);
     } else if (key == "max_hint_window_in_ms") {
         TESSEL_ASSIGN_OR_RETURN(c->max_hint_window_ms,
-                                integer(line, key, value, 0, 30ll * 24 * 3600 * 1000));
+                                parse_int(line, key, value, 0, 30ll * 24 * 3600 * 1000));
     } else {
         *known = false;
     }

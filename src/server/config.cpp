@@ -45,17 +45,6 @@ std::string unquote(std::string_view s) {
     return std::string(s);
 }
 
-Result<long long> parse_int(int line, std::string_view key, const std::string& value, long long lo,
-                            long long hi) {
-    long long v = 0;
-    auto [p, ec] = std::from_chars(value.data(), value.data() + value.size(), v);
-    if (ec != std::errc() || p != value.data() + value.size() || v < lo || v > hi) {
-        return bad_value(line, key, value,
-                         "an integer in " + std::to_string(lo) + ".." + std::to_string(hi));
-    }
-    return v;
-}
-
 // Applies one scalar setting. `known` is cleared for keys we do not handle.
 Status apply_scalar(int line, const std::string& key, const std::string& value,
                     ServerConfig* config, bool* known) {
@@ -165,6 +154,17 @@ Status bad_value(int line, std::string_view key, std::string_view value, std::st
     return Status::config("config line " + std::to_string(line) + ": invalid value '" +
                           std::string(value) + "' for " + std::string(key) + " (expected " +
                           std::string(want) + ")");
+}
+
+Result<long long> parse_int(int line, std::string_view key, const std::string& value, long long lo,
+                            long long hi) {
+    long long v = 0;
+    auto [p, ec] = std::from_chars(value.data(), value.data() + value.size(), v);
+    if (ec != std::errc() || p != value.data() + value.size() || v < lo || v > hi) {
+        return bad_value(line, key, value,
+                         "an integer in " + std::to_string(lo) + ".." + std::to_string(hi));
+    }
+    return v;
 }
 
 Status apply_config_text(std::string_view text, ServerConfig* config,

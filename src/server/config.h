@@ -66,6 +66,9 @@ struct ServerConfig {
 // Config_error "config line N: invalid value 'V' for KEY (expected WANT)",
 // the one message of every config file reader.
 Status bad_value(int line, std::string_view key, std::string_view value, std::string_view want);
+// An integer setting in [lo, hi]; bad_value's error otherwise.
+Result<long long> parse_int(int line, std::string_view key, const std::string& value, long long lo,
+                            long long hi);
 
 // Partition health and metrics settings (health_config.cpp): the
 // thresholds of DatabaseOptions::large_partitions and ::tombstones under
