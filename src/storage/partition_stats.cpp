@@ -160,6 +160,15 @@ Status PartitionStatsTracker::flush() {
     return result;
 }
 
+std::string PartitionStatsTracker::key_of(std::string_view table_id,
+                                          std::string_view partition_key) {
+    return stats_key(table_id, partition_key);
+}
+
+std::string PartitionStatsTracker::table_end(std::string_view table_id) {
+    return prefix_successor(table_prefix(table_id)).value_or(std::string());
+}
+
 Status PartitionStatsTracker::for_each(
     std::string_view table_id,
     const std::function<void(std::string_view, const PartitionStats&)>& fn) {

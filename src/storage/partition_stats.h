@@ -58,6 +58,11 @@ class PartitionStatsTracker {
         std::string_view table_id,
         const std::function<void(std::string_view partition_key, const PartitionStats&)>& fn);
 
+    // The family key of a partition's statistics, and the first key past
+    // every partition of `table_id` (empty: none).
+    static std::string key_of(std::string_view table_id, std::string_view partition_key);
+    static std::string table_end(std::string_view table_id);
+
     // Writes pending deltas as merge operands (WAL on, no fsync).
     Status flush();
 

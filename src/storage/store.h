@@ -41,6 +41,7 @@
 #include "storage/partition_reader.h"
 #include "storage/partition_scanner.h"
 #include "storage/partition_stats.h"
+#include "storage/range_files.h"
 #include "storage/raw_reader.h"
 #include "storage/storage_options.h"
 
@@ -123,6 +124,17 @@ class Store {
     Result<RawScan> scan_raw(const std::string& table_id, const KeyRange& range, size_t max_bytes);
     Result<RangeDigests> digest_ranges(const std::string& table_id, const KeyRange& range,
                                        const std::vector<std::string>& boundaries);
+
+    // ---- Moving a range between replicas (see range_files.h). ----
+    // Writes the range's records and its partitions' statistics, as of one
+    // snapshot, into SST files in `directory` (created; files of at most
+    // about `max_file_bytes`). No files when the range holds nothing.
+    Result<RangeFiles> export_range(const std::string& table_id, const RecordRange& range,
+                                    const std::string& directory,
+                                    uint64_t max_file_bytes = 64ull << 20);
+    // Adds files export_range made (here or on another node) to `table_id`.
+    // The files are moved into the store when they are on its file system.
+    Status ingest_range(const std::string& table_id, const RangeFiles& files);
 
     // ---- Partition statistics (see partition_stats.h). ----
     Result<PartitionStats> get_partition_stats(const std::string& table_id,
