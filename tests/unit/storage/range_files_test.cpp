@@ -13,19 +13,8 @@ namespace {
 
 using namespace testing;
 
-class RangeFilesTest : public StoreTest {
+class RangeFilesTest : public TwoStoreTest {
   protected:
-    void SetUp() override {
-        StoreTest::SetUp();
-        auto s = Store::open(other_dir_.path(), options());
-        ASSERT_TRUE(s.is_ok());
-        other_ = std::move(*s);
-        ASSERT_TRUE(other_->create_table("t").is_ok());
-    }
-    void TearDown() override {
-        other_.reset();
-        StoreTest::TearDown();
-    }
     RangeFiles move(const RecordRange& range, uint64_t max_file_bytes = 64ull << 20) {
         auto files = store_->export_range("t", range, files_dir_.path() + "/out", max_file_bytes);
         EXPECT_TRUE(files.is_ok()) << files.status().to_string();
@@ -47,9 +36,7 @@ class RangeFilesTest : public StoreTest {
         return r;
     }
 
-    TempDir other_dir_;
     TempDir files_dir_;
-    std::unique_ptr<Store> other_;
 };
 
 TEST_F(RangeFilesTest, MovesTheRangeWithItsTombstonesAndNothingElse) {

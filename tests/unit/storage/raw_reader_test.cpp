@@ -10,20 +10,8 @@ namespace {
 
 using namespace testing;
 
-class RawRead : public StoreTest {
+class RawRead : public TwoStoreTest {
   protected:
-    // A second, empty replica of table "t".
-    void SetUp() override {
-        StoreTest::SetUp();
-        auto s = Store::open(other_dir_.path(), options());
-        ASSERT_TRUE(s.is_ok());
-        other_ = std::move(*s);
-        ASSERT_TRUE(other_->create_table("t").is_ok());
-    }
-    void TearDown() override {
-        other_.reset();
-        StoreTest::TearDown();
-    }
     void copy_partition(const std::string& pk) {
         auto raw = store_->read_raw("t", pk, {}, {}, true);
         ASSERT_TRUE(raw.is_ok()) << raw.status().to_string();
@@ -34,9 +22,6 @@ class RawRead : public StoreTest {
         EXPECT_TRUE(d.is_ok());
         return d.is_ok() ? d->digests.at(0) : "";
     }
-
-    TempDir other_dir_;
-    std::unique_ptr<Store> other_;
 };
 
 TEST_F(RawRead, CopiesRowsCellsAndEveryKindOfTombstone) {

@@ -172,4 +172,23 @@ class StoreTest : public ::testing::Test {
     std::unique_ptr<Store> store_;
 };
 
+// A StoreTest with a second, empty replica of table "t" (other_).
+class TwoStoreTest : public StoreTest {
+  protected:
+    void SetUp() override {
+        StoreTest::SetUp();
+        auto s = Store::open(other_dir_.path(), options());
+        ASSERT_TRUE(s.is_ok());
+        other_ = std::move(*s);
+        ASSERT_TRUE(other_->create_table("t").is_ok());
+    }
+    void TearDown() override {
+        other_.reset();
+        StoreTest::TearDown();
+    }
+
+    TempDir other_dir_;
+    std::unique_ptr<Store> other_;
+};
+
 }  // namespace tessel::storage::testing
