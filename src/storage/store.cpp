@@ -86,34 +86,33 @@ Store::~Store() {
     (void)close();
 }
 
-rocksdb::ColumnFamilyOptions Store::table_cf_options(std::shared_ptr<TableGcSettings> gc) const {
+// Options with whole-key Bloom filters in the files and the memtable: a point
+// lookup of an absent key is answered without a search.
+rocksdb::ColumnFamilyOptions Store::filtered_cf_options() const {
     rocksdb::ColumnFamilyOptions cf;
     rocksdb::BlockBasedTableOptions t;
     t.block_cache = block_cache_;
     t.filter_policy.reset(rocksdb::NewBloomFilterPolicy(10));
     cf.table_factory.reset(rocksdb::NewBlockBasedTableFactory(t));
-    cf.write_buffer_size = options_.write_buffer_bytes;
-    // A whole-key Bloom filter on the memtable: point reads (single-row
-    // slices) then skip the absent partition header and static row without
-    // searching the skip list, as the files' filters already let them.
     cf.memtable_prefix_bloom_size_ratio = 0.02;
     cf.memtable_whole_key_filtering = true;
+    return cf;
+}
+
+// Point reads (single-row slices) skip the absent partition header and
+// static row through the filters.
+rocksdb::ColumnFamilyOptions Store::table_cf_options(std::shared_ptr<TableGcSettings> gc) const {
+    rocksdb::ColumnFamilyOptions cf = filtered_cf_options();
+    cf.write_buffer_size = options_.write_buffer_bytes;
     cf.merge_operator = make_table_merge_operator();
     cf.compaction_filter_factory = make_table_compaction_filter_factory(std::move(gc));
     return cf;
 }
 
+// Every write looks up its partition's totals (the large-partition check);
+// most writes that start a partition find none, which the filters answer.
 rocksdb::ColumnFamilyOptions Store::stats_cf_options() const {
-    rocksdb::ColumnFamilyOptions cf;
-    rocksdb::BlockBasedTableOptions t;
-    t.block_cache = block_cache_;
-    t.filter_policy.reset(rocksdb::NewBloomFilterPolicy(10));
-    cf.table_factory.reset(rocksdb::NewBlockBasedTableFactory(t));
-    // Every write looks up its partition's totals (the large-partition
-    // check). Most writes that start a partition find none: the Bloom
-    // filters answer that without searching the memtable or the files.
-    cf.memtable_prefix_bloom_size_ratio = 0.02;
-    cf.memtable_whole_key_filtering = true;
+    rocksdb::ColumnFamilyOptions cf = filtered_cf_options();
     cf.merge_operator = make_stats_merge_operator();
     return cf;
 }

@@ -172,6 +172,7 @@ class Store {
     Status open_db();
     Status load_table_options();
     std::shared_ptr<const TableHandle> find_table(const std::string& table_id) const;
+    rocksdb::ColumnFamilyOptions filtered_cf_options() const;
     rocksdb::ColumnFamilyOptions table_cf_options(std::shared_ptr<TableGcSettings> gc) const;
     rocksdb::ColumnFamilyOptions stats_cf_options() const;
     Status write_table_options(const std::string& table_id, const TableStorageOptions& o);
