@@ -1,5 +1,7 @@
 #include "cql/lexer.h"
 
+#include "types/utf8.h"
+
 #include <cctype>
 #include <string>
 
@@ -222,6 +224,13 @@ class Lexer {
         return t;
     }
 
+    // The character `rest` starts with, whole: a multi-byte UTF-8 sequence
+    // is quoted complete (a lone invalid byte as U+FFFD).
+    static std::string character_at(std::string_view rest) {
+        const std::size_t n = utf8::sequence_length(rest, 0);
+        return n == 0 ? std::string("\uFFFD") : std::string(rest.substr(0, n));
+    }
+
     Result<Token> next() {
         std::string_view rest = src_.substr(pos_);
         char c = rest[0];
@@ -250,7 +259,7 @@ class Lexer {
         if (kOne.find(c) != std::string_view::npos) {
             return make(TokenKind::kPunct, std::string(1, c), 1);
         }
-        return error_at(pos_, "no viable alternative at character '" + std::string(1, c) + "'");
+        return error_at(pos_, "no viable alternative at character '" + character_at(rest) + "'");
     }
 
     Result<Token> number(std::string_view rest) {
@@ -259,7 +268,7 @@ class Lexer {
             while (n < rest.size() && is_hex(rest[n]))
                 ++n;
             if (n < rest.size() && is_ident_char(rest[n]))
-                return error_at(pos_ + n, "invalid character '" + std::string(1, rest[n]) +
+                return error_at(pos_ + n, "invalid character '" + character_at(rest.substr(n)) +
                                               "' in hexadecimal blob literal");
             return make(TokenKind::kHex, std::string(rest.substr(0, n)), n);
         }

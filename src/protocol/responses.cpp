@@ -1,5 +1,7 @@
 #include "protocol/responses.h"
 
+#include "types/utf8.h"
+
 #include <type_traits>
 
 namespace tessel::protocol {
@@ -30,7 +32,9 @@ ErrorResponse downgrade_for_v3(ErrorResponse e) {
 
 void write_error(WireWriter& w, const ErrorResponse& e) {
     w.write_int(static_cast<int32_t>(e.code));
-    w.write_string(e.message);
+    // Messages quote what the client sent (names, literals, bytes of a bad
+    // frame): whatever those were, the [string] sent back is valid UTF-8.
+    w.write_string(utf8::repair(e.message));
     const std::string_view write_type =
         is_known_write_type(e.write_type) ? std::string_view(e.write_type) : "SIMPLE";
     switch (e.code) {
@@ -66,13 +70,13 @@ void write_error(WireWriter& w, const ErrorResponse& e) {
             w.write_string(write_type);
             break;
         case ErrorCode::kFunctionFailure:
-            w.write_string(e.keyspace);
+            w.write_string(utf8::repair(e.keyspace));
             w.write_string(e.function);
             w.write_string_list(e.argument_types);
             break;
         case ErrorCode::kAlreadyExists:
-            w.write_string(e.keyspace);
-            w.write_string(e.table);
+            w.write_string(utf8::repair(e.keyspace));
+            w.write_string(utf8::repair(e.table));
             break;
         case ErrorCode::kUnprepared:
             w.write_short_bytes(e.unprepared_id);

@@ -1,5 +1,7 @@
 #include "protocol/wire.h"
 
+#include "types/utf8.h"
+
 #include <algorithm>
 #include <limits>
 
@@ -215,7 +217,9 @@ void WireWriter::write_long(int64_t v) {
 }
 
 void WireWriter::write_string(std::string_view s) {
-    const size_t n = std::min(s.size(), kMaxShortLength);
+    // Cut an over-long string at a character boundary: a peer decodes
+    // [string] as UTF-8 and a split sequence fails the whole frame.
+    const size_t n = utf8::boundary_at_most(s, kMaxShortLength);
     write_short(static_cast<uint16_t>(n));
     out_.append(s.data(), n);
 }

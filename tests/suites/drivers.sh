@@ -18,6 +18,7 @@ echo "--- python driver ($("$PY" -c 'import cassandra; print(cassandra.__version
 "$PY" "$ROOT/tests/drivers/python/test_tablets.py" || failed=1
 "$PY" "$ROOT/tests/drivers/python/test_paging.py" || failed=1
 "$PY" "$ROOT/tests/drivers/python/test_bind_markers.py" || failed=1
+"$PY" "$ROOT/tests/drivers/python/test_non_ascii.py" || failed=1
 stop_tesseld || failed=1
 
 echo "--- node.js driver"

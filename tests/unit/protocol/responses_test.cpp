@@ -124,6 +124,18 @@ TEST(ResponsesTest, ErrorsWithExtraFields) {
     EXPECT_EQ(ffb.argument_types, ff.argument_types);
 }
 
+TEST(ResponsesTest, ErrorTextIsAlwaysValidUtf8) {
+    ErrorResponse e;
+    e.code = ErrorCode::kAlreadyExists;
+    e.message = "no viable alternative at character '\xD7'";
+    e.keyspace = "ks\xFF";
+    e.table = "tab\xD7\xA2";
+    const auto back = round_trip<ErrorResponse>(e);
+    EXPECT_EQ(back.message, "no viable alternative at character '\xEF\xBF\xBD'");
+    EXPECT_EQ(back.keyspace, "ks\xEF\xBF\xBD");
+    EXPECT_EQ(back.table, "tab\xD7\xA2");
+}
+
 TEST(ResponsesTest, ErrorsFromStatus) {
     Status exists(ErrorCode::kAlreadyExists,
                   "Cannot add already existing table \"t\" to keyspace \"ks\"");

@@ -67,6 +67,21 @@ TEST(WireTest, StringsAndBytes) {
     EXPECT_TRUE(r.at_end());
 }
 
+TEST(WireTest, LongStringsAreCutAtACharacterBoundary) {
+    // 65,535 bytes fit in a [string]; two-byte characters from offset 2 put a
+    // sequence across that limit, which must not be split.
+    std::string s = "ab";
+    for (int i = 0; i < 40000; ++i)
+        s += "\xD7\xA2";
+    WireWriter w;
+    w.write_string(s);
+    WireReader r(w.data());
+    auto read = r.read_string();
+    ASSERT_TRUE(read.is_ok());
+    EXPECT_EQ(read->size(), 65534u);
+    EXPECT_EQ(*read, s.substr(0, 65534));
+}
+
 TEST(WireTest, ValuesNullUnsetAndErrors) {
     WireWriter w;
     w.write_value(BoundValue::of("abc"));
