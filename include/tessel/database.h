@@ -88,6 +88,14 @@ struct DatabaseOptions {
     int read_request_timeout_ms = 5000;
     int range_request_timeout_ms = 10000;
     int write_request_timeout_ms = 2000;
+    // A batch over several partitions larger than the warn threshold gets a
+    // client warning, larger than the fail threshold is refused ("Batch too
+    // large"); one partition key of a keyspace may receive at most
+    // max_mutation_size bytes per statement or batch (Cassandra: half of
+    // commitlog_segment_size_in_mb).
+    size_t batch_size_warn_threshold_bytes = 5u << 10;
+    size_t batch_size_fail_threshold_bytes = 50u << 10;
+    size_t max_mutation_size_bytes = 16u << 20;
     std::string cluster_name = "Tessel Cluster";
     // What system.local reports as this node's client address and port.
     std::string rpc_address = "127.0.0.1";

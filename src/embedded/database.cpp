@@ -164,6 +164,9 @@ class DatabaseImpl final : public Database {
         co.read_timeout_ms = o.read_request_timeout_ms;
         co.range_timeout_ms = o.range_request_timeout_ms;
         co.write_timeout_ms = o.write_request_timeout_ms;
+        co.limits.batch_warn_bytes = o.batch_size_warn_threshold_bytes;
+        co.limits.batch_fail_bytes = o.batch_size_fail_threshold_bytes;
+        co.limits.max_mutation_bytes = o.max_mutation_size_bytes;
         co.node_secret = secret;
         coordinator_ =
             std::make_unique<query::Coordinator>(catalog_.get(), &tablets_->router(), co);

@@ -18,6 +18,7 @@
 
 #include "cql/plan.h"
 #include "query/access.h"
+#include "query/mutation_limits.h"
 #include "query/observer.h"
 #include "query/plan_cache.h"
 #include "query/schema_executor.h"
@@ -47,6 +48,7 @@ struct CoordinatorOptions {
     int read_timeout_ms = 5000;
     int range_timeout_ms = 10000;
     int write_timeout_ms = 2000;
+    MutationLimits limits;
 };
 
 class Coordinator {

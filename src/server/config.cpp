@@ -106,6 +106,16 @@ Status apply_scalar(int line, const std::string& key, const std::string& value,
             return bad_value(line, key, value, "AllowAllAuthorizer or CassandraAuthorizer");
         }
         config->db.authorizer = value;
+    } else if (key == "batch_size_warn_threshold_in_kb" ||
+               key == "batch_size_fail_threshold_in_kb") {
+        TESSEL_ASSIGN_OR_RETURN(long long kb, parse_int(line, key, value, 1, 1 << 30));
+        (key == "batch_size_warn_threshold_in_kb" ? config->db.batch_size_warn_threshold_bytes
+                                                  : config->db.batch_size_fail_threshold_bytes) =
+            static_cast<size_t>(kb) << 10;
+    } else if (key == "commitlog_segment_size_in_mb") {
+        // Cassandra's maximum mutation size is half a commit log segment.
+        TESSEL_ASSIGN_OR_RETURN(long long mb, parse_int(line, key, value, 1, 2047));
+        config->db.max_mutation_size_bytes = static_cast<size_t>(mb) << 19;
     } else if (key == "block_cache_size_in_mb") {
         TESSEL_ASSIGN_OR_RETURN(long long mb, parse_int(line, key, value, 1, 1 << 20));
         config->db.block_cache_bytes = static_cast<size_t>(mb) << 20;

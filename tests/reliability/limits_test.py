@@ -13,6 +13,11 @@
   (the write is not applied);
 - key components over 65535 bytes, bound values over max_value_size_in_mb:
   Invalid;
+- a mutation over the maximum mutation size (half of
+  commitlog_segment_size_in_mb, 16 MiB by default): Invalid at once, nothing
+  applied; a batch over several partitions larger than
+  batch_size_warn_threshold_in_kb gets a client warning, larger than
+  batch_size_fail_threshold_in_kb is refused ("Batch too large");
 - deeply nested collections and parentheses: Syntax error or Invalid, the
   server keeps running;
 - pages are cut by bytes: an unpaged read of rows larger than the page byte
@@ -253,6 +258,74 @@ def test_key_and_value_sizes(build, work):
         print("   65535-byte key components accepted, 65536 refused; 1 MiB value ok, 1 MiB + 1 refused")
 
     with_node(build, work, {"max_value_size_in_mb": 1}, run)
+
+
+def test_mutation_and_batch_sizes(build, work):
+    from cassandra import InvalidRequest
+    from cassandra.query import BatchStatement, BatchType
+
+    def expect_invalid(session, stmt, args, text):
+        try:
+            session.execute(stmt, args)
+        except InvalidRequest as e:
+            assert text in str(e), str(e)
+            return str(e)
+        raise AssertionError(f"accepted, expected Invalid with {text!r}")
+
+    def batch_of(ins, rows):
+        b = BatchStatement(batch_type=BatchType.UNLOGGED)
+        for r in rows:
+            b.add(ins, r)
+        return b
+
+    def run_small(node):
+        cluster, session = connect(node)
+        create_keyspace(session, KS)
+        session.execute(f"CREATE TABLE {KS}.m (k int, c int, v blob, PRIMARY KEY (k, c))")
+        ins = session.prepare(f"INSERT INTO {KS}.m (k, c, v) VALUES (?, ?, ?)")
+        # commitlog_segment_size_in_mb 2: at most 1 MiB per partition and statement.
+        msg = expect_invalid(session, ins, (1, 1, b"x" * (1536 * 1024)),
+                             "Rejected an oversized mutation (")
+        assert "/1048576) for keyspace: limits. Top keys are: m.1" in msg, msg
+        assert not session.execute(f"SELECT * FROM {KS}.m WHERE k = 1").all()
+        session.execute(ins, (1, 1, b"x" * (900 * 1024)))
+        # Two statements on one partition add up to one mutation.
+        big = batch_of(ins, [(2, 1, b"x" * (600 * 1024)), (2, 2, b"x" * (600 * 1024))])
+        expect_invalid(session, big, None, "Top keys are: m.2")
+        assert not session.execute(f"SELECT * FROM {KS}.m WHERE k = 2").all()
+        # Batches over several partitions: warn over 1 KiB, refuse over 4 KiB.
+        future = session.execute_async(batch_of(ins, [(3, 1, b"x" * 700), (4, 1, b"x" * 700)]))
+        future.result()
+        warnings = future.warnings or []
+        assert any(w.startswith(f"Batch for [{KS}.m] is of size ") and
+                   "exceeding specified threshold of 1024 by" in w for w in warnings), warnings
+        expect_invalid(session, batch_of(ins, [(5, 1, b"x" * 3000), (6, 1, b"x" * 3000)]), None,
+                       "Batch too large")
+        assert not session.execute(f"SELECT * FROM {KS}.m WHERE k IN (5, 6)").all()
+        # One partition is never a "batch too large", and gets no warning.
+        future = session.execute_async(batch_of(ins, [(7, 1, b"x" * 3000), (7, 2, b"x" * 3000)]))
+        future.result()
+        assert not future.warnings, future.warnings
+        cluster.shutdown()
+        print("   1.5 MiB mutation refused (max 1 MiB), batch warned at 1.4 KiB, refused at 6 KiB")
+
+    with_node(build, work, {"commitlog_segment_size_in_mb": 2,
+                            "batch_size_warn_threshold_in_kb": 1,
+                            "batch_size_fail_threshold_in_kb": 4}, run_small)
+
+    def run_default(node):
+        cluster, session = connect(node)
+        ks = KS + "_default"  # the same data directory as above
+        create_keyspace(session, ks)
+        session.execute(f"CREATE TABLE {ks}.m (k int PRIMARY KEY, v blob)")
+        ins = session.prepare(f"INSERT INTO {ks}.m (k, v) VALUES (?, ?)")
+        msg = expect_invalid(session, ins, (1, b"x" * (20 << 20)), "Rejected an oversized mutation (")
+        assert f"/16777216) for keyspace: {ks}. Top keys are: m.1" in msg, msg
+        session.execute(ins, (1, b"x" * (15 << 20)))
+        cluster.shutdown()
+        print("   default: a 20 MiB value refused at once, 15 MiB accepted")
+
+    with_node(build, work, {}, run_default)
 
 
 def test_nesting_depth(build, work):
