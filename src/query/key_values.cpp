@@ -1,6 +1,7 @@
 #include "query/key_values.h"
 
 #include <algorithm>
+#include <set>
 
 #include "query/term_eval.h"
 #include "types/bytes_util.h"
@@ -216,7 +217,12 @@ Result<std::vector<std::vector<std::string>>> clustering_prefix_values(
         parts.push_back(std::move(alts));
         col += kv.width;
     }
-    return cartesian(parts);
+    TESSEL_ASSIGN_OR_RETURN(auto combos, cartesian(parts));
+    // A value named twice in IN selects its rows once, as in Cassandra.
+    std::set<std::vector<std::string>> seen;
+    std::erase_if(combos,
+                  [&](const std::vector<std::string>& c) { return !seen.insert(c).second; });
+    return combos;
 }
 
 Result<std::optional<std::vector<std::string>>> slice_values(
