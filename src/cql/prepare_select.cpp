@@ -407,32 +407,53 @@ Status check_order_by(const SelectStatement& sel, const TableInfo& t, const Wher
     return Status::ok();
 }
 
+// The columns a selector reads, nested function arguments included
+// (Cassandra's Selection.getColumns()).
+void selected_columns(const SelectorPlan& s, std::vector<int>* out) {
+    if (s.column >= 0 && (s.kind == SK::kColumn || s.kind == SK::kWritetime || s.kind == SK::kTtl ||
+                          s.kind == SK::kField)) {
+        out->push_back(s.column);
+    }
+    for (const auto& a : s.args)
+        selected_columns(a, out);
+}
+
 Status check_distinct(const TableInfo& t, SelectPlan* plan) {
+    bool non_static_filter = false;
+    for (const auto& f : plan->where.filters) {
+        non_static_filter =
+            non_static_filter || f.column < 0 || t.columns[f.column].kind != ColumnKind::kStatic;
+    }
+    if (plan->where.slice_first_column >= 0 || plan->where.clustering_prefix_columns > 0 ||
+        non_static_filter) {
+        return Status::invalid(
+            "SELECT DISTINCT with WHERE clause only supports restriction by "
+            "partition key and/or static columns.");
+    }
+    std::vector<int> columns;
+    for (const auto& s : plan->selectors)
+        selected_columns(s, &columns);
     std::vector<bool> seen(t.columns.size(), false);
-    for (const auto& s : plan->selectors) {
-        if (s.kind != SK::kColumn && s.kind != SK::kToken && !s.is_aggregate()) continue;
-        if (s.kind != SK::kColumn) continue;
-        const ColumnInfo& c = t.columns[s.column];
+    for (int col : columns) {
+        const ColumnInfo& c = t.columns[col];
         if (c.kind != ColumnKind::kPartitionKey && c.kind != ColumnKind::kStatic) {
             return Status::invalid(
                 "SELECT DISTINCT queries must only request partition key "
                 "columns and/or static columns (not " +
                 c.name + ")");
         }
-        seen[s.column] = true;
+        seen[col] = true;
     }
+    // Only a key range must name every partition key column: when the
+    // partition key is restricted, the partitions are known.
+    if (plan->where.partition_restricted() || plan->aggregate) return Status::ok();
     for (size_t i = 0; i < t.partition_key.size(); ++i) {
-        if (!seen[t.partition_key[i]] && !plan->aggregate) {
+        if (!seen[t.partition_key[i]]) {
             return Status::invalid(
                 "SELECT DISTINCT queries must request all the partition key "
                 "columns (missing " +
                 t.pk(i).name + ")");
         }
-    }
-    if (plan->where.slice_first_column >= 0 || plan->where.clustering_prefix_columns > 0) {
-        return Status::invalid(
-            "SELECT DISTINCT with WHERE clause only supports restriction by "
-            "partition key and/or static columns.");
     }
     return Status::ok();
 }
