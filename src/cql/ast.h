@@ -267,6 +267,7 @@ struct AlterTableStatement {
     Kind kind = Kind::kAdd;
     std::vector<ColumnDefinition> added;                       // kAdd
     std::vector<std::string> dropped;                          // kDrop
+    std::optional<int64_t> drop_timestamp;                     // kDrop USING TIMESTAMP
     std::vector<std::pair<std::string, std::string>> renames;  // kRename (from, to)
     std::string column;                                        // kAlterType
     TypeName new_type;                                         // kAlterType

@@ -1,6 +1,8 @@
 // Schema statements: USE, CREATE/ALTER/DROP KEYSPACE|TABLE|TYPE, TRUNCATE,
 // DESCRIBE.
 #include <cctype>
+#include <charconv>
+#include <cstdint>
 #include <string>
 
 #include "cql/parser_impl.h"
@@ -212,6 +214,19 @@ Result<StatementNode> Parser::alter_table() {
         } else {
             TESSEL_ASSIGN_OR_RETURN(auto n, name());
             s.dropped.push_back(std::move(n));
+        }
+        // DROP c USING TIMESTAMP n: cells written after n survive a re-ADD.
+        if (accept_keyword("using")) {
+            TESSEL_RETURN_IF_ERROR(expect_keyword("timestamp"));
+            if (peek().kind != TokenKind::kInteger) return mismatched("INTEGER");
+            const std::string& text = peek().text;
+            int64_t ts = 0;
+            const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), ts);
+            if (ec != std::errc() || end != text.data() + text.size()) {
+                return Status::syntax("Invalid timestamp " + text + " in ALTER TABLE DROP");
+            }
+            advance();
+            s.drop_timestamp = ts;
         }
     } else if (accept_keyword("rename")) {
         s.kind = AlterTableStatement::Kind::kRename;

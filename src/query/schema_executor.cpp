@@ -120,7 +120,7 @@ Result<SchemaOutcome> alter_table(const cql::AlterTableStatement& a, const std::
             break;
         }
         case K::kDrop:
-            change = catalog.alter_table_drop(ks, t, a.dropped, ts);
+            change = catalog.alter_table_drop(ks, t, a.dropped, a.drop_timestamp.value_or(ts));
             break;
         case K::kRename:
             change = catalog.alter_table_rename(ks, t, a.renames);
