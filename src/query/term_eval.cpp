@@ -5,6 +5,7 @@
 #include "partition/murmur3.h"
 #include "partition/token.h"
 #include "types/bytes_util.h"
+#include "types/collection.h"
 #include "types/value.h"
 
 namespace tessel::query {
@@ -25,7 +26,17 @@ Result<TermValue> evaluate_collection(const cql::TermPlan& t, const std::vector<
     const CqlType& type = *t.type;
     if (type.kind == TypeKind::kTuple || type.kind == TypeKind::kUdt) {
         std::string out;
-        for (const auto& p : parts) {
+        for (size_t i = 0; i < parts.size(); ++i) {
+            const TermValue& p = parts[i];
+            if (p.is_unset()) {
+                if (type.kind == TypeKind::kTuple) {
+                    return Status::invalid("Invalid unset value for tuple field number " +
+                                           std::to_string(i));
+                }
+                return Status::invalid("Invalid unset value for field '" +
+                                       (i < type.field_names.size() ? type.field_names[i] : "") +
+                                       "' of user defined type " + type.udt_name);
+            }
             if (p.is_value()) {
                 put_len_value(&out, p.bytes);
             } else {
@@ -34,7 +45,17 @@ Result<TermValue> evaluate_collection(const cql::TermPlan& t, const std::vector<
         }
         return TermValue::value(std::move(out));
     }
-    for (const auto& p : parts) {
+    // Cassandra 4.0: null is refused anywhere in a collection literal; an
+    // unset element or map value leaves the whole collection unset (the
+    // column is not written), an unset map key is refused.
+    for (size_t i = 0; i < parts.size(); ++i) {
+        const TermValue& p = parts[i];
+        if (p.is_unset()) {
+            if (type.kind == TypeKind::kMap && i % 2 == 0) {
+                return Status::invalid("unset value is not supported for map keys");
+            }
+            return TermValue{TermValue::Kind::kUnset, {}};
+        }
         if (!p.is_value()) return Status::invalid("null is not supported inside collections");
     }
     if (type.kind == TypeKind::kList) {
@@ -137,6 +158,13 @@ Result<TermValue> evaluate(const cql::TermPlan& t, const std::vector<BoundValue>
             if (!st.is_ok()) {
                 return Status::invalid("Invalid value for bind marker " + std::to_string(t.marker) +
                                        " of type " + t.type->cql_name() + ": " + st.message());
+            }
+            // A client may send a set or map unsorted or with duplicates: what
+            // is stored and compared is the canonical form (Cassandra sorts
+            // them as it deserializes).
+            if (t.type->is_collection() || t.type->kind == TypeKind::kTuple ||
+                t.type->kind == TypeKind::kUdt) {
+                return TermValue::value(collection::canonicalize(*t.type, b.bytes));
             }
             return TermValue::value(b.bytes);
         }

@@ -15,7 +15,8 @@ import sys
 import unittest
 
 from cassandra.metadata import Murmur3Token
-from cassandra.query import BatchStatement, BatchType
+from cassandra import InvalidRequest
+from cassandra.query import UNSET_VALUE, BatchStatement, BatchType
 
 from driver_env import connect_fresh_keyspace, run
 
@@ -117,6 +118,53 @@ class BindMarkerTest(unittest.TestCase):
         s.execute(batch)
         got = self.rows("SELECT v FROM t WHERE k = ?", 7)
         self.assertEqual(sorted(r.v for r in got), [1, 2])
+
+    def test_frozen_collections_bound_unsorted_are_stored_sorted(self):
+        # Python lists keep the order given, so the driver sends the set and
+        # the map keys unsorted and with a duplicate; Cassandra stores and
+        # compares the canonical form.
+        s = self.session
+        s.execute("CREATE TABLE IF NOT EXISTS frozen_keys (k frozen<set<int>>, "
+                  "c frozen<map<text, int>>, v frozen<set<text>>, PRIMARY KEY (k, c))")
+        ins = s.prepare("INSERT INTO frozen_keys (k, c, v) VALUES (?, ?, ?)")
+        s.execute(ins, ([3, 1, 2, 1], {"b": 2, "a": 1}, ["z", "y", "x"]))
+        got = self.rows("SELECT k, c, v FROM frozen_keys WHERE k = ?", [1, 2, 3])
+        self.assertEqual(len(got), 1)
+        self.assertEqual(list(got[0].k), [1, 2, 3])
+        self.assertEqual(list(got[0].c.items()), [("a", 1), ("b", 2)])
+        self.assertEqual(list(got[0].v), ["x", "y", "z"])
+        # The same key bound in another order names the same partition and row.
+        got = self.rows("SELECT v FROM frozen_keys WHERE k = ? AND c = ?", [2, 3, 1],
+                        {"a": 1, "b": 2})
+        self.assertEqual(len(got), 1)
+
+    def test_unset_inside_collections_tuples_and_udts(self):
+        # Cassandra 4.0: an unset list/set element or map value leaves the
+        # whole column unwritten; an unset map key, tuple field or UDT field
+        # is refused; null inside a collection is refused.
+        s = self.session
+        s.execute("CREATE TYPE IF NOT EXISTS pt (x int, y int)")
+        s.execute("CREATE TABLE IF NOT EXISTS unsets (k int PRIMARY KEY, l list<int>, "
+                  "st set<int>, m map<int, int>, tp frozen<tuple<int, int>>, u frozen<pt>)")
+        s.execute("INSERT INTO unsets (k, l, st, m) VALUES (1, [9], {9}, {9: 9})")
+        upd = s.prepare("UPDATE unsets SET l = [?, ?], st = {?}, m = {1: ?} WHERE k = 1")
+        s.execute(upd, (1, UNSET_VALUE, UNSET_VALUE, UNSET_VALUE))
+        row = s.execute("SELECT l, st, m FROM unsets WHERE k = 1").one()
+        self.assertEqual((list(row.l), set(row.st), dict(row.m)), ([9], {9}, {9: 9}))
+        cases = [
+            ("UPDATE unsets SET m = {?: 1} WHERE k = 1", (UNSET_VALUE,),
+             "unset value is not supported for map keys"),
+            ("UPDATE unsets SET tp = (?, ?) WHERE k = 1", (1, UNSET_VALUE),
+             "Invalid unset value for tuple field number 1"),
+            ("UPDATE unsets SET u = {x: ?, y: ?} WHERE k = 1", (UNSET_VALUE, 2),
+             "Invalid unset value for field 'x' of user defined type pt"),
+            ("UPDATE unsets SET l = [?] WHERE k = 1", (None,),
+             "null is not supported inside collections"),
+        ]
+        for cql, args, text in cases:
+            with self.assertRaises(InvalidRequest) as cm:
+                s.execute(s.prepare(cql), args)
+            self.assertIn(text, str(cm.exception))
 
 
 if __name__ == "__main__":
