@@ -170,7 +170,7 @@ std::vector<ScalarFunction> build_functions() {
         {"timeuuid", TypeKind::kTimeuuid}, {"inet", TypeKind::kInet},
         {"date", TypeKind::kDate},         {"time", TypeKind::kTime},
         {"smallint", TypeKind::kSmallint}, {"tinyint", TypeKind::kTinyint},
-        {"duration", TypeKind::kDuration},
+        {"duration", TypeKind::kDuration}, {"counter", TypeKind::kCounter},
     };
     for (const auto& [n, k] : natives) {
         add(std::string(n) + "asblob", {T(k)}, T(TypeKind::kBlob), true, fn_identity);
