@@ -52,7 +52,7 @@ std::string_view literal_kind_name(Literal::Kind kind) {
 }
 
 std::optional<double> parse_float_literal(std::string_view t) {
-    if (t == "NaN") return std::nan("");
+    if (t == "NaN" || t == "-NaN") return std::nan("");
     if (t == "Infinity" || t == "+Infinity") return HUGE_VAL;
     if (t == "-Infinity") return -HUGE_VAL;
     if (!t.empty() && t[0] == '+') t.remove_prefix(1);
