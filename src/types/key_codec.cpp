@@ -14,8 +14,12 @@
 //       digits two per byte (value+1) and a 0x00 terminator, complemented for
 //       negatives; then the original scale (4 bytes, sign flipped) so bytes round-trip;
 //     list/set: 0x01 before each element, 0x00 at the end; map: 0x01 key value ...;
-//     tuple/UDT: one presence byte per declared component (0x00 null, 0x01 value).
+//     tuple: one presence byte per declared component (0x00 null, 0x01 value);
+//     UDT: 0x01 null or 0x02 value per field, trailing nulls left out, then 0x00
+//       (ALTER TYPE ADD appends fields: older keys stay decodable and equal).
 #include <fmt/format.h>
+
+#include <algorithm>
 
 #include "types/bytes_util.h"
 #include "types/collection.h"
@@ -28,6 +32,9 @@ namespace {
 
 constexpr char kEmpty = 0x00;
 constexpr char kPresent = 0x01;
+// A user type's fields (see encode_asc): null, present; 0 ends the value.
+constexpr char kUdtNull = 0x01;
+constexpr char kUdtPresent = 0x02;
 // A key is at most 64 KiB, so an unscaled value has at most ~160k decimal
 // digits; more trailing zeros than that mean a corrupt key (and would make
 // the quadratic digits-to-magnitude conversion run for minutes).
@@ -200,8 +207,27 @@ void encode_asc(const CqlType& type, std::string_view b, std::string* out) {
             out->push_back(0);
             return;
         }
-        case TypeKind::kTuple:
         case TypeKind::kUdt: {
+            // ALTER TYPE ADD appends fields, so a stored key may have fewer
+            // than the type: fields are [1] null or [2][value], trailing nulls
+            // are left out and [0] ends the value. A missing field compares
+            // as null, as in Cassandra, and the bytes say the same.
+            auto fields = collection::read_fields(b);
+            size_t n = fields.is_ok() ? std::min(fields->size(), type.params.size()) : 0;
+            while (n > 0 && !(*fields)[n - 1])
+                --n;
+            for (size_t i = 0; i < n; ++i) {
+                if (!(*fields)[i]) {
+                    out->push_back(kUdtNull);
+                } else {
+                    out->push_back(kUdtPresent);
+                    encode_asc(*type.params[i], *(*fields)[i], out);
+                }
+            }
+            out->push_back(0);
+            return;
+        }
+        case TypeKind::kTuple: {
             auto fields = collection::read_fields(b);
             for (size_t i = 0; i < type.params.size(); ++i) {
                 std::optional<std::string_view> f;
@@ -395,8 +421,25 @@ Result<std::string> decode_asc(const CqlType& type, Reader& r) {
             }
             return collection::write_elements(items, stride == 2);
         }
-        case TypeKind::kTuple:
         case TypeKind::kUdt: {
+            std::vector<std::optional<std::string>> fields;
+            while (true) {
+                uint8_t tag = 0;
+                if (!r.get(&tag) || tag > kUdtPresent) return corrupt(type);
+                if (tag == 0) break;
+                if (fields.size() >= type.params.size()) return corrupt(type);
+                if (tag == kUdtNull) {
+                    fields.emplace_back(std::nullopt);
+                    continue;
+                }
+                TESSEL_ASSIGN_OR_RETURN(std::string v, decode_asc(*type.params[fields.size()], r));
+                fields.emplace_back(std::move(v));
+            }
+            // Fields added since the key was written read as null.
+            fields.resize(type.params.size());
+            return collection::write_fields(fields);
+        }
+        case TypeKind::kTuple: {
             std::vector<std::optional<std::string>> fields;
             for (const auto& p : type.params) {
                 uint8_t present = 0;

@@ -198,5 +198,50 @@ TEST(KeyEncodingTest, CorruptInputIsAnErrorNotACrash) {
     }
 }
 
+// ALTER TYPE ADD appends a field: keys written with the old type decode
+// with the new one (the new field null) and equal the same value written
+// with the new type, alone and inside a set.
+TEST(KeyEncodingTest, UdtKeysSurviveAddedFields) {
+    const TypePtr i = native_type(TypeKind::kInt);
+    const TypePtr t = native_type(TypeKind::kVarchar);
+    const TypePtr before = udt_type("ks", "u", {"a", "b"}, {i, t}, true);
+    const TypePtr after = udt_type("ks", "u", {"a", "b", "c"}, {i, t, i}, true);
+    const std::string one = bytes::be_bytes(1, 4);
+    const std::string old_value = collection::write_fields({one, std::string("x")});
+    const std::string new_value = collection::write_fields({one, std::string("x"), std::nullopt});
+    for (bool desc : {false, true}) {
+        std::string old_key, new_key;
+        encode_key(*before, old_value, desc, &old_key);
+        encode_key(*after, new_value, desc, &new_key);
+        EXPECT_EQ(old_key, new_key);
+        std::string_view in = old_key;
+        auto decoded = decode_key(*after, &in, desc);
+        ASSERT_TRUE(decoded.is_ok()) << decoded.status().message();
+        EXPECT_TRUE(in.empty());
+        EXPECT_EQ(*decoded, new_value);
+    }
+    const std::string other = collection::write_fields({bytes::be_bytes(2, 4), std::string("y")});
+    const std::string set_before = collection::write_elements({old_value, other}, false);
+    std::string key;
+    encode_key(*set_type(before, true), set_before, false, &key);
+    key += "tail";
+    std::string_view in = key;
+    auto decoded = decode_key(*set_type(after, true), &in, false);
+    ASSERT_TRUE(decoded.is_ok()) << decoded.status().message();
+    EXPECT_EQ(in, "tail");
+    auto elems = collection::read_elements(*decoded, false);
+    ASSERT_TRUE(elems.is_ok());
+    ASSERT_EQ(elems->size(), 2u);
+    EXPECT_EQ((*elems)[0], new_value);
+    // A value with the new field set sorts after the same value without it.
+    std::string with_c, without_c;
+    encode_key(*after, collection::write_fields({one, std::string("x"), one}), false, &with_c);
+    encode_key(*after, new_value, false, &without_c);
+    EXPECT_LT(without_c, with_c);
+    EXPECT_LT(
+        compare_values(*after, new_value, collection::write_fields({one, std::string("x"), one})),
+        0);
+}
+
 }  // namespace
 }  // namespace tessel
