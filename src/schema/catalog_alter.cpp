@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "schema/catalog.h"
+#include "types/type_compatibility.h"
 
 namespace tessel {
 namespace {
@@ -20,22 +21,37 @@ Status check_add(const TableDef& t, const NewColumn& col, const CqlType& type) {
     if (col.kind == ColumnKind::kPartitionKey || col.kind == ColumnKind::kClustering) {
         return immutable_primary_key_error("add", col.name);
     }
-    if (const ColumnDef* existing = t.column(col.name)) {
-        return Status::invalid(fmt::format(
-            fmt::runtime(
-                existing->is_primary_key()
-                    ? "Invalid column name {} because it conflicts with a PRIMARY KEY part"
-                    : "Invalid column name {} because it conflicts with an existing column"),
-            col.name));
+    if (t.column(col.name)) {
+        return Status::invalid(fmt::format("Column with name '{}' already exists", col.name));
     }
     if (col.kind == ColumnKind::kStatic && t.clustering_key().empty()) {
         return Status::invalid(
             "Static columns are only useful (and thus allowed) if the table has at least one "
             "clustering column");
     }
-    if (t.is_counter() && t.dropped_columns.count(col.name)) {
-        return Status::invalid(
-            fmt::format("Cannot re-add previously dropped counter column {}", col.name));
+    // A name dropped before may come back only with a type that reads what
+    // was written under the old one, and as the same kind (Cassandra 4.0).
+    if (auto dropped = t.dropped_columns.find(col.name); dropped != t.dropped_columns.end()) {
+        const DroppedColumn& d = dropped->second;
+        if (d.type && !is_value_compatible_with(type, *d.type)) {
+            return Status::invalid(
+                fmt::format("Cannot re-add previously dropped column '{}' of type {}, "
+                            "incompatible with previous type {}",
+                            col.name, type.cql_name(), d.type->cql_name()));
+        }
+        const auto kind_name = [](ColumnKind k) {
+            return k == ColumnKind::kStatic ? "STATIC" : "REGULAR";
+        };
+        if ((col.kind == ColumnKind::kStatic) != (d.kind == ColumnKind::kStatic)) {
+            return Status::invalid(
+                fmt::format("Cannot re-add previously dropped column '{}' of kind {}, "
+                            "incompatible with previous kind {}",
+                            col.name, kind_name(col.kind), kind_name(d.kind)));
+        }
+        if (t.is_counter()) {
+            return Status::invalid(
+                fmt::format("Cannot re-add previously dropped counter column {}", col.name));
+        }
     }
     if (type.is_counter() && !t.is_counter()) {
         return Status::invalid(fmt::format(
