@@ -12,6 +12,7 @@
 #include "schema/catalog.h"
 #include "schema/codec.h"
 #include "storage/store.h"
+#include "system/system_tables.h"
 
 namespace tessel::embedded {
 namespace {
@@ -87,7 +88,7 @@ Result<std::unique_ptr<ClusterNode>> ClusterNode::start(const DatabaseOptions& o
     self.storage_port = c.storage_port;
     self.dc = c.dc;
     self.rack = c.rack;
-    self.release_version = "3.11.16";
+    self.release_version = system::kReleaseVersion;
     cluster::ControlPlaneOptions cpo;
     cpo.etcd.endpoints = c.etcd_endpoints;
     cpo.cluster_name = options.cluster_name;

@@ -186,6 +186,7 @@ class DatabaseImpl final : public Database {
         if (cluster_) {
             const cluster::NodeInfo& self = cluster_->self();
             node.listen_address = self.listen_address;
+            node.storage_port = self.storage_port;
             node.data_center = self.dc;
             node.rack = self.rack;
             for (int64_t t : self.tokens)
@@ -346,6 +347,7 @@ class DatabaseImpl final : public Database {
             p.listen_address = n.listen_address;
             p.rpc_address = n.rpc_address;
             p.native_port = n.native_port;
+            p.storage_port = n.storage_port;
             p.data_center = n.dc;
             p.rack = n.rack;
             p.release_version = n.release_version;

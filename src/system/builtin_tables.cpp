@@ -43,17 +43,29 @@ void add_option_columns_tail(std::vector<ColumnModel>* cols) {
 
 std::vector<BuiltinTable> make_tables() {
     std::vector<BuiltinTable> t;
-    t.push_back(
-        {"system",
-         "local",
-         "information about the local node",
-         {pk("key", "text"), col("bootstrapped", "text"), col("broadcast_address", "inet"),
-          col("cluster_name", "text"), col("cql_version", "text"), col("data_center", "text"),
-          col("gossip_generation", "int"), col("host_id", "uuid"), col("listen_address", "inet"),
-          col("native_protocol_version", "text"), col("partitioner", "text"), col("rack", "text"),
-          col("release_version", "text"), col("rpc_address", "inet"), col("schema_version", "uuid"),
-          col("thrift_version", "text"), col("tokens", "set<text>"),
-          col("truncated_at", "map<uuid, blob>")}});
+    t.push_back({"system",
+                 "local",
+                 "information about the local node",
+                 {pk("key", "text"),
+                  col("bootstrapped", "text"),
+                  col("broadcast_address", "inet"),
+                  col("broadcast_port", "int"),
+                  col("cluster_name", "text"),
+                  col("cql_version", "text"),
+                  col("data_center", "text"),
+                  col("gossip_generation", "int"),
+                  col("host_id", "uuid"),
+                  col("listen_address", "inet"),
+                  col("listen_port", "int"),
+                  col("native_protocol_version", "text"),
+                  col("partitioner", "text"),
+                  col("rack", "text"),
+                  col("release_version", "text"),
+                  col("rpc_address", "inet"),
+                  col("rpc_port", "int"),
+                  col("schema_version", "uuid"),
+                  col("tokens", "set<text>"),
+                  col("truncated_at", "map<uuid, blob>")}});
     t.push_back(
         {"system",
          "peers",
@@ -61,6 +73,14 @@ std::vector<BuiltinTable> make_tables() {
          {pk("peer", "inet"), col("data_center", "text"), col("host_id", "uuid"),
           col("preferred_ip", "inet"), col("rack", "text"), col("release_version", "text"),
           col("rpc_address", "inet"), col("schema_version", "uuid"), col("tokens", "set<text>")}});
+    t.push_back({"system",
+                 "peers_v2",
+                 "information about known peers in the cluster",
+                 {pk("peer", "inet"), ck("peer_port", "int", 0), col("data_center", "text"),
+                  col("host_id", "uuid"), col("native_address", "inet"), col("native_port", "int"),
+                  col("preferred_ip", "inet"), col("preferred_port", "int"), col("rack", "text"),
+                  col("release_version", "text"), col("schema_version", "uuid"),
+                  col("tokens", "set<text>")}});
     t.push_back({"system_schema",
                  "keyspaces",
                  "keyspace definitions",
@@ -124,6 +144,24 @@ std::vector<BuiltinTable> make_tables() {
         views.columns.push_back(col("where_clause", "text"));
         t.push_back(std::move(views));
     }
+    // Cassandra 4.0's description of its virtual tables (listed only here,
+    // never in system_schema).
+    t.push_back({"system_virtual_schema",
+                 "keyspaces",
+                 "virtual keyspace definitions",
+                 {pk("keyspace_name", "text")}});
+    t.push_back(
+        {"system_virtual_schema",
+         "tables",
+         "virtual table definitions",
+         {pk("keyspace_name", "text"), ck("table_name", "text", 0), col("comment", "text")}});
+    t.push_back(
+        {"system_virtual_schema",
+         "columns",
+         "virtual column definitions",
+         {pk("keyspace_name", "text"), ck("table_name", "text", 0), ck("column_name", "text", 1),
+          col("clustering_order", "text"), col("column_name_bytes", "blob"), col("kind", "text"),
+          col("position", "int"), col("type", "text")}});
     return t;
 }
 

@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <functional>
+#include <initializer_list>
 #include <utility>
 
 #include "partition/murmur3.h"
@@ -44,6 +45,7 @@ std::vector<query::VirtualRow> local_rows(const NodeInfo& node, const Catalog& c
     set("key", text_cell("local"));
     set("bootstrapped", text_cell("COMPLETED"));
     set("broadcast_address", inet_cell(node.rpc_address));
+    set("broadcast_port", int_cell(node.storage_port));
     set("cluster_name", text_cell(node.cluster_name));
     set("cql_version", text_cell("3.4.4"));
     set("data_center", text_cell(node.data_center));
@@ -51,15 +53,14 @@ std::vector<query::VirtualRow> local_rows(const NodeInfo& node, const Catalog& c
     set("host_id", uuid_cell(node.host_id));
     set("listen_address",
         inet_cell(node.listen_address.empty() ? node.rpc_address : node.listen_address));
+    set("listen_port", int_cell(node.storage_port));
     set("native_protocol_version", text_cell("4"));
     set("partitioner", text_cell("org.apache.cassandra.dht.Murmur3Partitioner"));
     set("rack", text_cell(node.rack));
-    // A 3.x version selects the drivers' system_schema parsers without the
-    // 4.0-only virtual keyspace queries (reference §0.4).
-    set("release_version", text_cell("3.11.16"));
+    set("release_version", text_cell(kReleaseVersion));
     set("rpc_address", inet_cell(node.rpc_address));
+    set("rpc_port", int_cell(node.native_port));
     set("schema_version", uuid_cell(catalog.version().raw()));
-    set("thrift_version", text_cell("20.1.0"));
     set("tokens", text_set_cell(tokens));
     return {std::move(row)};
 }
@@ -82,6 +83,72 @@ std::vector<query::VirtualRow> peer_rows(const std::vector<PeerInfo>& peers) {
         if (!p.schema_version.empty()) set("schema_version", uuid_cell(p.schema_version));
         set("tokens", text_set_cell(p.tokens));
         rows.push_back(std::move(row));
+    }
+    return rows;
+}
+
+// Cassandra 4.0's peers_v2: peers keyed by address and internode port, with
+// the client address and port as native_address / native_port.
+std::vector<query::VirtualRow> peer_v2_rows(const std::vector<PeerInfo>& peers) {
+    const BuiltinTable& def = builtin_table("system", "peers_v2");
+    std::vector<query::VirtualRow> rows;
+    for (const auto& p : peers) {
+        query::VirtualRow row(def.columns.size());
+        auto set = [&](const char* column, Cell value) {
+            int i = def.column_index(column);
+            if (i >= 0) row[static_cast<size_t>(i)] = std::move(value);
+        };
+        set("peer", inet_cell(p.listen_address));
+        set("peer_port", int_cell(p.storage_port));
+        set("data_center", text_cell(p.data_center));
+        set("host_id", uuid_cell(p.host_id));
+        set("native_address", inet_cell(p.rpc_address));
+        set("native_port", int_cell(p.native_port));
+        set("rack", text_cell(p.rack));
+        set("release_version", text_cell(p.release_version));
+        if (!p.schema_version.empty()) set("schema_version", uuid_cell(p.schema_version));
+        set("tokens", text_set_cell(p.tokens));
+        rows.push_back(std::move(row));
+    }
+    return rows;
+}
+
+// system_virtual_schema describes the virtual keyspace itself, as Cassandra
+// 4.0 lists its own virtual tables there.
+std::vector<query::VirtualRow> virtual_schema_rows(const std::string& table) {
+    const std::string ks = "system_virtual_schema";
+    const BuiltinTable& def = builtin_table(ks, table);
+    std::vector<query::VirtualRow> rows;
+    auto row_of = [&](std::initializer_list<std::pair<const char*, Cell>> cells) {
+        query::VirtualRow row(def.columns.size());
+        for (const auto& [column, value] : cells) {
+            int i = def.column_index(column);
+            if (i >= 0) row[static_cast<size_t>(i)] = value;
+        }
+        rows.push_back(std::move(row));
+    };
+    if (table == "keyspaces") {
+        row_of({{"keyspace_name", text_cell(ks)}});
+        return rows;
+    }
+    for (const auto& t : builtin_tables()) {
+        if (t.keyspace != ks) continue;
+        if (table == "tables") {
+            row_of({{"keyspace_name", text_cell(ks)},
+                    {"table_name", text_cell(t.name)},
+                    {"comment", text_cell(t.comment)}});
+            continue;
+        }
+        for (const auto& c : t.columns) {
+            row_of({{"keyspace_name", text_cell(ks)},
+                    {"table_name", text_cell(t.name)},
+                    {"column_name", text_cell(c.name)},
+                    {"clustering_order", text_cell(c.clustering_order)},
+                    {"column_name_bytes", blob_cell(c.name)},
+                    {"kind", text_cell(c.kind)},
+                    {"position", int_cell(c.position)},
+                    {"type", text_cell(c.type)}});
+        }
     }
     return rows;
 }
@@ -112,7 +179,20 @@ std::vector<std::unique_ptr<query::VirtualTable>> make_system_tables(const NodeI
             if (!peers) return std::vector<query::VirtualRow>{};
             return peer_rows(peers());
         }));
+    tables.push_back(std::make_unique<BuiltinVirtualTable>(
+        builtin_table("system", "peers_v2"), [peers]() -> Result<std::vector<query::VirtualRow>> {
+            if (!peers) return std::vector<query::VirtualRow>{};
+            return peer_v2_rows(peers());
+        }));
     for (const auto& def : builtin_tables()) {
+        if (def.keyspace == "system_virtual_schema") {
+            std::string table = def.name;
+            tables.push_back(std::make_unique<BuiltinVirtualTable>(
+                def, [table]() -> Result<std::vector<query::VirtualRow>> {
+                    return virtual_schema_rows(table);
+                }));
+            continue;
+        }
         if (def.keyspace != "system_schema") continue;
         std::string table = def.name;
         tables.push_back(std::make_unique<BuiltinVirtualTable>(

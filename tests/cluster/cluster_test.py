@@ -65,6 +65,14 @@ def test_discovery_schema_and_quorum(c):
                                      "FROM system.peers"))
         assert len(peers) == 2, peers
         assert all(len(p.tokens) == 8 for p in peers)
+        # Cassandra 4.0's peers_v2, which the Python driver reads first: the
+        # same peers with their client address and port.
+        v2 = list(session.execute("SELECT peer, peer_port, native_address, native_port, "
+                                  "host_id, release_version, tokens FROM system.peers_v2"))
+        assert sorted(str(p.peer) for p in v2) == sorted(str(p.peer) for p in peers), v2
+        assert all(str(p.native_address) == str(p.peer) and p.native_port == c.nodes[0].port
+                   and p.peer_port > 0 and p.release_version.startswith("4.0.")
+                   and len(p.tokens) == 8 for p in v2), v2
         session.execute(f"CREATE KEYSPACE {KS} WITH replication = "
                         "{'class': 'SimpleStrategy', 'replication_factor': 3}")
         session.execute(f"CREATE TABLE {KS}.t (k int, c int, v text, PRIMARY KEY (k, c))")

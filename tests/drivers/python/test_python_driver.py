@@ -21,7 +21,7 @@ from cassandra.query import BatchStatement, BatchType, SimpleStatement
 from cassandra.protocol import SyntaxException
 from cassandra.util import Date, Duration, Time
 
-from driver_env import connect_fresh_keyspace, new_cluster, run
+from driver_env import PORT, connect_fresh_keyspace, new_cluster, run
 
 KS = "pydriver"
 
@@ -41,7 +41,10 @@ class DriverTest(unittest.TestCase):
         self.assertEqual(self.cluster.protocol_version, ProtocolVersion.V4)
         row = self.session.execute("SELECT * FROM system.local WHERE key='local'").one()
         self.assertEqual(row.key, "local")
-        self.assertEqual(row.release_version, "3.11.16")
+        # Cassandra 4.0: the driver uses its 4.0 schema parser (virtual
+        # keyspaces) and peers_v2.
+        self.assertEqual(row.release_version, "4.0.11")
+        self.assertEqual(row.rpc_port, PORT)
         self.assertEqual(row.partitioner, "org.apache.cassandra.dht.Murmur3Partitioner")
         self.assertEqual(row.data_center, "datacenter1")
         self.assertIsInstance(row.host_id, uuid.UUID)
@@ -49,8 +52,11 @@ class DriverTest(unittest.TestCase):
         self.assertEqual(len(row.tokens), 1)
         int(next(iter(row.tokens)))
         self.assertEqual(list(self.session.execute("SELECT * FROM system.peers")), [])
-        with self.assertRaises(InvalidRequest):
-            self.session.execute("SELECT * FROM system.peers_v2")
+        self.assertEqual(list(self.session.execute("SELECT * FROM system.peers_v2")), [])
+        virtual = self.cluster.metadata.keyspaces.get("system_virtual_schema")
+        self.assertIsNotNone(virtual)
+        self.assertTrue(virtual.virtual)
+        self.assertEqual(sorted(virtual.tables), ["columns", "keyspaces", "tables"])
 
     def test_protocol_v3_still_served(self):
         other = new_cluster(protocol_version=3)

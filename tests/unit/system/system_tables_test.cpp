@@ -116,17 +116,62 @@ class SystemTablesTest : public ::testing::Test {
     std::vector<std::unique_ptr<query::VirtualTable>> tables;
 };
 
-TEST_F(SystemTablesTest, ServesLocalPeersAndTheNineSchemaTablesButNoPeersV2) {
+TEST_F(SystemTablesTest, ServesLocalPeersTheNineSchemaTablesAndTheVirtualSchema) {
     std::vector<std::string> names;
     for (const auto& t : tables)
         names.push_back(t->keyspace() + "." + t->name());
     EXPECT_EQ(names,
-              (std::vector<std::string>{"system.local", "system.peers", "system_schema.keyspaces",
-                                        "system_schema.tables", "system_schema.columns",
-                                        "system_schema.types", "system_schema.functions",
-                                        "system_schema.aggregates", "system_schema.triggers",
-                                        "system_schema.indexes", "system_schema.views"}));
-    EXPECT_EQ(table("system", "peers_v2"), nullptr);
+              (std::vector<std::string>{
+                  "system.local", "system.peers", "system.peers_v2", "system_schema.keyspaces",
+                  "system_schema.tables", "system_schema.columns", "system_schema.types",
+                  "system_schema.functions", "system_schema.aggregates", "system_schema.triggers",
+                  "system_schema.indexes", "system_schema.views", "system_virtual_schema.keyspaces",
+                  "system_virtual_schema.tables", "system_virtual_schema.columns"}));
+}
+
+TEST_F(SystemTablesTest, PeersV2HasCassandra40sColumnsAndRows) {
+    EXPECT_EQ(table("system", "peers_v2")->schema_cql(),
+              "CREATE TABLE system.peers_v2 (peer inet, peer_port int, data_center text, "
+              "host_id uuid, native_address inet, native_port int, preferred_ip inet, "
+              "preferred_port int, rack text, release_version text, schema_version uuid, "
+              "tokens frozen<set<text>>, PRIMARY KEY ((peer), peer_port))");
+    EXPECT_TRUE(rows("system", "peers_v2").empty());
+    PeerInfo p;
+    p.host_id = std::string(16, '\x07');
+    p.listen_address = "127.0.0.2";
+    p.storage_port = 7001;
+    p.rpc_address = "127.0.0.3";
+    p.native_port = 9043;
+    p.data_center = "dc2";
+    p.rack = "r2";
+    p.release_version = kReleaseVersion;
+    p.tokens = {"5"};
+    tables = make_system_tables(node, catalog, [p] { return std::vector<PeerInfo>{p}; });
+    auto r = rows("system", "peers_v2");
+    ASSERT_EQ(r.size(), 1u);
+    EXPECT_EQ(r[0]["peer"], std::string("\x7f\x00\x00\x02", 4));
+    EXPECT_EQ(r[0]["peer_port"], std::string("\x00\x00\x1b\x59", 4));
+    EXPECT_EQ(r[0]["native_address"], std::string("\x7f\x00\x00\x03", 4));
+    EXPECT_EQ(r[0]["native_port"], std::string("\x00\x00\x23\x53", 4));
+    EXPECT_EQ(r[0]["data_center"], "dc2");
+    EXPECT_EQ(r[0]["release_version"], "4.0.11");
+    EXPECT_EQ(r[0]["host_id"], p.host_id);
+}
+
+TEST_F(SystemTablesTest, VirtualSchemaDescribesItself) {
+    auto ks = rows("system_virtual_schema", "keyspaces");
+    ASSERT_EQ(ks.size(), 1u);
+    EXPECT_EQ(ks[0]["keyspace_name"], "system_virtual_schema");
+    std::vector<std::string> names;
+    for (auto& r : rows("system_virtual_schema", "tables"))
+        names.push_back(r["table_name"]);
+    EXPECT_EQ(names, (std::vector<std::string>{"keyspaces", "tables", "columns"}));
+    size_t columns = 0;
+    for (auto& r : rows("system_virtual_schema", "columns")) {
+        EXPECT_EQ(r["keyspace_name"], "system_virtual_schema");
+        ++columns;
+    }
+    EXPECT_EQ(columns, 1u + 3u + 8u);
 }
 
 TEST_F(SystemTablesTest, SchemaCqlHasCassandrasColumnsAndKeys) {
@@ -139,15 +184,30 @@ TEST_F(SystemTablesTest, SchemaCqlHasCassandrasColumnsAndKeys) {
               "column_name text, clustering_order text, column_name_bytes blob, kind text, "
               "position int, type text, PRIMARY KEY ((keyspace_name), table_name, column_name))");
     std::string local = table("system", "local")->schema_cql();
-    for (const char* col :
-         {"key text", "bootstrapped text", "broadcast_address inet", "cluster_name text",
-          "cql_version text", "data_center text", "gossip_generation int", "host_id uuid",
-          "listen_address inet", "native_protocol_version text", "partitioner text", "rack text",
-          "release_version text", "rpc_address inet", "schema_version uuid",
-          "tokens frozen<set<text>>", "truncated_at frozen<map<uuid, blob>>"}) {
+    for (const char* col : {"key text",
+                            "bootstrapped text",
+                            "broadcast_address inet",
+                            "broadcast_port int",
+                            "cluster_name text",
+                            "cql_version text",
+                            "data_center text",
+                            "gossip_generation int",
+                            "host_id uuid",
+                            "listen_address inet",
+                            "listen_port int",
+                            "native_protocol_version text",
+                            "partitioner text",
+                            "rack text",
+                            "release_version text",
+                            "rpc_address inet",
+                            "rpc_port int",
+                            "schema_version uuid",
+                            "tokens frozen<set<text>>",
+                            "truncated_at frozen<map<uuid, blob>>"}) {
         EXPECT_NE(local.find(col), std::string::npos) << col;
     }
     EXPECT_EQ(local.find("dse_version"), std::string::npos);
+    EXPECT_EQ(local.find("thrift_version"), std::string::npos);  // gone in 4.0
     std::string tables_cql = table("system_schema", "tables")->schema_cql();
     for (const char* col :
          {"bloom_filter_fp_chance double", "caching frozen<map<text, text>>", "comment text",
@@ -173,7 +233,9 @@ TEST_F(SystemTablesTest, LocalHasExactlyOneCompleteRow) {
     EXPECT_EQ(row["bootstrapped"], "COMPLETED");
     EXPECT_EQ(row["cluster_name"], "Test Cluster");
     EXPECT_EQ(row["cql_version"], "3.4.4");
-    EXPECT_EQ(row["release_version"], "3.11.16");
+    EXPECT_EQ(row["release_version"], "4.0.11");
+    EXPECT_EQ(row["rpc_port"], std::string("\x00\x00\x23\x52", 4));     // 9042
+    EXPECT_EQ(row["listen_port"], std::string("\x00\x00\x1b\x58", 4));  // 7000
     EXPECT_EQ(row["native_protocol_version"], "4");
     EXPECT_EQ(row["partitioner"], "org.apache.cassandra.dht.Murmur3Partitioner");
     EXPECT_EQ(row["data_center"], "datacenter1");

@@ -43,7 +43,7 @@ test('connects with localDataCenter and negotiates protocol v4', async () => {
   const hosts = client.hosts.values();
   assert.equal(hosts.length, 1);
   assert.equal(hosts[0].datacenter, 'datacenter1');
-  assert.equal(hosts[0].cassandraVersion, '3.11.16');
+  assert.equal(hosts[0].cassandraVersion, '4.0.11');
   assert.equal(client.controlConnection.protocolVersion, 4);
   const rs = await client.execute("SELECT key, release_version FROM system.local WHERE key='local'");
   assert.equal(rs.rowLength, 1);
