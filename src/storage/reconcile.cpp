@@ -9,12 +9,13 @@
 namespace tessel::storage {
 namespace {
 
-// Cassandra's local deletion time of a cell: when it stops being live.
-int32_t local_deletion_time(const Cell& c) {
-    if (c.kind == Cell::Kind::kTombstone) return c.expiry;
-    return c.expiry != 0 ? c.expiry : INT32_MAX;
+// Expiring or tombstone: the cell has a local deletion time (Cassandra's
+// localDeletionTime != NO_DELETION_TIME).
+bool has_local_deletion_time(const Cell& c) {
+    return c.kind == Cell::Kind::kTombstone || c.expiry != 0;
 }
 
+// Cassandra's LivenessInfo.supersedes (no expired liveness: Tessel has no views).
 bool marker_supersedes(const LivenessInfo& a, const LivenessInfo& b) {
     if (a.timestamp != b.timestamp) return a.timestamp > b.timestamp;
     const bool a_exp = a.expiry != 0, b_exp = b.expiry != 0;
@@ -85,12 +86,19 @@ bool cell_less(const Cell& a, const Cell& b) {
 
 const Cell& reconcile_cells(const Cell& a, const Cell& b) {
     if (a.timestamp != b.timestamp) return a.timestamp > b.timestamp ? a : b;
-    const bool a_dead = a.kind == Cell::Kind::kTombstone;
-    const bool b_dead = b.kind == Cell::Kind::kTombstone;
-    if (a_dead != b_dead) return a_dead ? a : b;
-    const int32_t a_ldt = local_deletion_time(a), b_ldt = local_deletion_time(b);
-    if (a_ldt != b_ldt) return a_ldt > b_ldt ? a : b;
-    return a.value < b.value ? b : a;
+    const bool a_ldt = has_local_deletion_time(a), b_ldt = has_local_deletion_time(b);
+    if (a_ldt || b_ldt) {
+        // A tombstone or an expiring cell beats a non-expiring live cell.
+        if (a_ldt != b_ldt) return a_ldt ? a : b;
+        // A tombstone beats an expiring cell.
+        const bool a_dead = a.kind == Cell::Kind::kTombstone;
+        const bool b_dead = b.kind == Cell::Kind::kTombstone;
+        if (a_dead != b_dead) return a_dead ? a : b;
+        // Two tombstones or two expiring cells: the later local deletion time.
+        if (a.expiry != b.expiry) return a.expiry > b.expiry ? a : b;
+    }
+    // The greater value, bytes compared unsigned (std::string compares as unsigned char).
+    return b.value > a.value ? b : a;
 }
 
 const DeletionTime& max_deletion(const DeletionTime& a, const DeletionTime& b) {

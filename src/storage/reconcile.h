@@ -1,12 +1,13 @@
 // Reconciliation of row fragments and partition headers: the rules the merge
 // operator applies to operands and the read path relies on.
 //
-// Cells (Cassandra 3.11 Cells.reconcile, after CASSANDRA-14592, so the result
-// never depends on the clock): the higher timestamp wins; on equal timestamps
-// a tombstone beats a live cell; then the higher local deletion time wins
-// (a tombstone's deletion time, an expiring cell's expiry, "never" for a
-// non-expiring cell, so the longer-lived cell wins); then the bytewise
-// greater value wins.
+// Cells (Cassandra 4.0 Cells.reconcile / resolveRegular, after
+// CASSANDRA-14592, so the result never depends on the clock): the higher
+// timestamp wins. On equal timestamps a cell with a local deletion time (a
+// tombstone or an expiring cell) beats a non-expiring live cell; a tombstone
+// beats an expiring cell; between two tombstones or two expiring cells the
+// later local deletion time (deletion time, expiry) wins; then the greater
+// value, bytes compared unsigned, as Cassandra's ValueAccessor.compare.
 //
 // Counters: deltas of one cell add up into one delta carrying the highest
 // timestamp; shards (counter_shards.h) merge per host by clock. A counter tombstone beats any delta

@@ -20,24 +20,77 @@ TEST(Reconcile, HigherTimestampWins) {
     EXPECT_EQ(reconcile_cells(tomb(1, 10, 5), b).value, "new");
 }
 
-TEST(Reconcile, TombstoneBeatsLiveCellAtEqualTimestamp) {
-    Cell t = tomb(1, 10, 5), l = live(1, "zzz", 10);
-    EXPECT_EQ(reconcile_cells(t, l).kind, Cell::Kind::kTombstone);
-    EXPECT_EQ(reconcile_cells(l, t).kind, Cell::Kind::kTombstone);
+// Equal timestamps follow Cassandra 4.0's Cells.resolveRegular; each rule is
+// checked in both argument orders.
+void expect_winner(const Cell& a, const Cell& b, const Cell& winner) {
+    const Cell& ab = reconcile_cells(a, b);
+    const Cell& ba = reconcile_cells(b, a);
+    EXPECT_EQ(&ab, &winner == &a ? &a : &b);
+    EXPECT_EQ(&ba, &winner == &a ? &a : &b);
 }
 
-TEST(Reconcile, EqualTimestampLongerLivedCellThenGreaterValueWins) {
-    // A non-expiring cell outlives an expiring one, whatever the values.
-    Cell plain = live(1, "a", 10), expiring = live(1, "b", 10, "", 60, 1000);
-    EXPECT_EQ(reconcile_cells(plain, expiring).value, "a");
-    EXPECT_EQ(reconcile_cells(expiring, plain).value, "a");
-    // Between two expiring cells, the later expiry wins.
+TEST(Reconcile, TombstoneBeatsLiveCellAtEqualTimestamp) {
+    Cell t = tomb(1, 10, 5), l = live(1, "zzz", 10);
+    expect_winner(t, l, t);
+    // Also an expiring one, however late it expires.
+    Cell e = live(1, "zzz", 10, "", 60, 2000000000);
+    expect_winner(t, e, t);
+}
+
+TEST(Reconcile, EqualTimestampExpiringCellBeatsNonExpiringCell) {
+    // CASSANDRA-14592: an expiring cell is treated like the tombstone it will
+    // become, whatever the values.
+    Cell plain = live(1, "z", 10), expiring = live(1, "a", 10, "", 60, 1000);
+    expect_winner(plain, expiring, expiring);
+}
+
+TEST(Reconcile, EqualTimestampLaterLocalDeletionTimeWins) {
+    // Two expiring cells: the later expiry, whatever the values.
     Cell e1 = live(1, "z", 10, "", 60, 1000), e2 = live(1, "a", 10, "", 90, 1030);
-    EXPECT_EQ(reconcile_cells(e1, e2).value, "a");
-    // Otherwise the bytewise greater value.
+    expect_winner(e1, e2, e2);
+    // Two tombstones: the later deletion time.
+    Cell t1 = tomb(1, 10, 7), t2 = tomb(1, 10, 5);
+    expect_winner(t1, t2, t1);
+}
+
+TEST(Reconcile, EqualTimestampGreaterValueWins) {
     Cell x = live(1, "abc", 10), y = live(1, "abd", 10);
-    EXPECT_EQ(reconcile_cells(x, y).value, "abd");
-    EXPECT_EQ(reconcile_cells(y, x).value, "abd");
+    expect_winner(x, y, y);
+    // A prefix is smaller; the empty value is the smallest.
+    Cell shorter = live(1, "ab", 10), empty = live(1, "", 10);
+    expect_winner(shorter, x, x);
+    expect_winner(empty, shorter, shorter);
+    // Bytes compare unsigned: 0x80 is greater than 0x7f (an int 1 against -1:
+    // the negative one, 0xff..., wins).
+    Cell low = live(1, std::string("\x7f"), 10), high = live(1, std::string("\x80"), 10);
+    expect_winner(low, high, high);
+    Cell one = live(1, std::string("\x00\x00\x00\x01", 4), 10);
+    Cell minus_one = live(1, std::string("\xff\xff\xff\xff", 4), 10);
+    expect_winner(one, minus_one, minus_one);
+    // Two expiring cells with the same expiry also fall back to the value.
+    Cell e1 = live(1, "a", 10, "", 60, 1000), e2 = live(1, "b", 10, "", 30, 1000);
+    expect_winner(e1, e2, e2);
+}
+
+TEST(Reconcile, RowMarkerFollowsLivenessInfoSupersedes) {
+    auto with_marker = [](Timestamp ts, int32_t ttl, int32_t expiry) {
+        RowFragment r;
+        r.marker = {ts, ttl, expiry};
+        return r;
+    };
+    auto merged = [](RowFragment a, const RowFragment& b) {
+        merge_row(&a, b);
+        return a.marker;
+    };
+    // The higher timestamp, even non-expiring against expiring.
+    EXPECT_EQ(merged(with_marker(10, 0, 0), with_marker(11, 60, 1000)).timestamp, 11);
+    EXPECT_EQ(merged(with_marker(11, 60, 1000), with_marker(10, 0, 0)).timestamp, 11);
+    // Equal timestamps: the expiring marker wins over the non-expiring one ...
+    EXPECT_EQ(merged(with_marker(10, 0, 0), with_marker(10, 60, 1000)).expiry, 1000);
+    EXPECT_EQ(merged(with_marker(10, 60, 1000), with_marker(10, 0, 0)).expiry, 1000);
+    // ... and between two expiring ones the later expiry.
+    EXPECT_EQ(merged(with_marker(10, 60, 1000), with_marker(10, 90, 1030)).expiry, 1030);
+    EXPECT_EQ(merged(with_marker(10, 90, 1030), with_marker(10, 60, 1000)).expiry, 1030);
 }
 
 TEST(Reconcile, CounterDeltasAddAndKeepTheHighestTimestamp) {
