@@ -1,5 +1,7 @@
 // Terms, types and WITH options.
+#include <set>
 #include <string>
+#include <string_view>
 
 #include "cql/parser_impl.h"
 
@@ -353,6 +355,13 @@ Result<Property> Parser::property() {
                           snippet());
     }
     p.value = std::get<Literal>(std::move(value.value));
+    // Cassandra's convertPropertyMap: a key given twice is a syntax error.
+    std::set<std::string_view> keys;
+    for (const auto& [k, _] : p.value.entries) {
+        if (!keys.insert(k.text).second) {
+            return Status::syntax("Multiple definition for property " + k.text);
+        }
+    }
     return p;
 }
 

@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <map>
 #include <mutex>
+#include <set>
 
 #include "auth/auth_service.h"
 #include "cluster/repair.h"
@@ -146,6 +147,14 @@ class DatabaseImpl final : public Database {
             TESSEL_ASSIGN_OR_RETURN(cluster_, embedded::ClusterNode::start(
                                                   o, store_.get(), host_id_, catalog_store_.get()));
             TESSEL_RETURN_IF_ERROR(cluster_->load_catalog(catalog_.get()));
+            // NetworkTopologyStrategy names these data centres: this node's
+            // and every registered node's.
+            catalog_->set_datacenters([this] {
+                std::set<std::string> dcs{cluster_->self().dc};
+                for (const auto& [_, n] : cluster_->membership().view()->nodes)
+                    dcs.insert(n.dc);
+                return dcs;
+            });
             TESSEL_ASSIGN_OR_RETURN(secret, cluster_->paging_secret());
             TESSEL_ASSIGN_OR_RETURN(
                 tablets_, embedded::TabletService::start_shared(

@@ -166,6 +166,16 @@ Status Catalog::load(CatalogStore& store) {
     return Status::ok();
 }
 
+void Catalog::set_datacenters(DatacentersFn datacenters) {
+    std::lock_guard<std::mutex> lock(ddl_mu_);
+    datacenters_ = std::move(datacenters);
+}
+
+std::set<std::string> Catalog::datacenters() const {
+    if (!datacenters_) return {std::string(kDefaultDatacenter)};
+    return datacenters_();
+}
+
 Result<CatalogChange> Catalog::create_keyspace(const std::string& name,
                                                const KeyspaceOptions& options, bool if_not_exists) {
     using T = CatalogChange::Type;
@@ -183,9 +193,8 @@ Result<CatalogChange> Catalog::create_keyspace(const std::string& name,
     if (!options.replication) {
         return Status::config("Missing mandatory replication strategy class");
     }
-    TESSEL_ASSIGN_OR_RETURN(StringMap replication,
-                            normalize_replication(*options.replication, name));
     return run([&](Txn& txn) -> Result<CatalogChange> {
+        // Cassandra 4.0 looks for the keyspace before it validates the replication.
         if (txn.next.keyspace(name)) {
             if (if_not_exists) return no_op(T::kCreated, G::kKeyspace, name);
             Status s(ErrorCode::kAlreadyExists,
@@ -193,6 +202,8 @@ Result<CatalogChange> Catalog::create_keyspace(const std::string& name,
             s.detail1 = name;
             return s;
         }
+        TESSEL_ASSIGN_OR_RETURN(StringMap replication,
+                                normalize_replication(*options.replication, name, datacenters()));
         auto ks = std::make_shared<KeyspaceDef>();
         ks->name = name;
         ks->replication = replication;
@@ -210,8 +221,9 @@ Result<CatalogChange> Catalog::alter_keyspace(const std::string& name,
         if (is_system_keyspace(name)) return Status::invalid("Cannot alter system keyspace");
         KeyspaceDef& ks = txn.mutable_keyspace(name);
         if (options.replication) {
-            TESSEL_ASSIGN_OR_RETURN(ks.replication,
-                                    normalize_replication(*options.replication, name));
+            TESSEL_ASSIGN_OR_RETURN(
+                ks.replication,
+                normalize_replication(*options.replication, name, datacenters(), ks.replication));
         }
         if (options.durable_writes) ks.durable_writes = *options.durable_writes;
         txn.put_keyspace(ks);

@@ -16,6 +16,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -72,6 +73,12 @@ class Catalog {
     // Lock-free; the snapshot stays valid (and unchanged) for as long as it is held.
     std::shared_ptr<const Schema> snapshot() const { return current_.load(); }
     Uuid version() const { return snapshot()->version; }
+
+    // The data centres a NetworkTopologyStrategy may name and that
+    // 'replication_factor' expands to (Cassandra's Datacenters.getValidDatacenters:
+    // this node's and every known node's). Until one is set: kDefaultDatacenter.
+    using DatacentersFn = std::function<std::set<std::string>()>;
+    void set_datacenters(DatacentersFn datacenters);
 
     Result<CatalogChange> create_keyspace(const std::string& name, const KeyspaceOptions& options,
                                           bool if_not_exists = false);
@@ -150,7 +157,10 @@ class Catalog {
     // its keyspace that embeds it.
     static Result<CatalogChange> publish_type(Txn& txn, const UserTypeDef& type);
 
+    std::set<std::string> datacenters() const;
+
     CatalogStore* store_;
+    DatacentersFn datacenters_;  // guarded by ddl_mu_
     std::mutex ddl_mu_;
     std::atomic<std::shared_ptr<const Schema>> current_;
 };

@@ -1,8 +1,10 @@
 // KeyspaceOptions: the WITH properties of CREATE/ALTER KEYSPACE, and the
-// validation of replication settings the way Cassandra 3.11 does it.
+// validation of replication settings the way Cassandra 4.0 does it.
 #pragma once
 
+#include <cstdint>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 
@@ -24,13 +26,36 @@ struct KeyspaceOptions {
 Status apply_keyspace_option(KeyspaceOptions& opts, std::string_view name,
                              const OptionValue& value);
 
-// Validates a replication map and returns it normalised: the class becomes its
-// full name ('org.apache.cassandra.locator.SimpleStrategy'), other entries are
-// kept. Config_error messages are Cassandra's ("Missing replication strategy
-// class", "SimpleStrategy requires a replication_factor strategy option.",
-// "Replication factor must be numeric; found x", "Unrecognized strategy option
-// {foo} passed to SimpleStrategy for keyspace ks", ...).
-Result<StringMap> normalize_replication(const StringMap& replication, std::string_view keyspace);
+// The data centre a node reports when none is configured (system.local).
+inline constexpr std::string_view kDefaultDatacenter = "datacenter1";
+
+// Cassandra 4.0's ReplicationFactor.fromString: "<replicas>" or
+// "<replicas>/<transient>", each part read as Java's Integer.parseInt does.
+// Config_error messages are Cassandra's: 'For input string: "x"', "Replication
+// factor must be non-negative, found -1", "Replication factor format is
+// <replicas> or <replicas>/<transient>", and "Transient replication is not
+// enabled on this node" for any transient replica (Cassandra's default).
+Result<int32_t> parse_replication_factor(std::string_view text);
+
+// Validates a replication map and returns it normalised, as Cassandra 4.0's
+// ReplicationParams and strategies do: the class becomes its full name
+// ('org.apache.cassandra.locator.SimpleStrategy'). For NetworkTopologyStrategy
+//  - 'replication_factor': N is expanded to every data centre in `datacenters`
+//    that the map does not name itself (CASSANDRA-14303); on ALTER the data
+//    centres of `previous` (the current replication) keep their factors, and
+//    a bare {'class': 'NetworkTopologyStrategy'} takes the previous
+//    SimpleStrategy's replication_factor;
+//  - entries whose factor is "0" are dropped;
+//  - every data centre must be in `datacenters` ("Unrecognized strategy option
+//    {dc2} passed to NetworkTopologyStrategy for keyspace ks") and at least one
+//    must remain ("Configuration for at least one datacenter must be present").
+// Other Config_error messages: "Missing replication strategy class",
+// "SimpleStrategy requires a replication_factor strategy option.",
+// "Unrecognized strategy option {foo} passed to SimpleStrategy for keyspace ks",
+// and parse_replication_factor's.
+Result<StringMap> normalize_replication(const StringMap& replication, std::string_view keyspace,
+                                        const std::set<std::string>& datacenters,
+                                        const StringMap& previous = {});
 
 // The class name without the org.apache.cassandra.locator. prefix, as drivers show it.
 std::string short_strategy_name(std::string_view class_name);

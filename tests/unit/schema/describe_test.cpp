@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
+#include <string>
+
 #include "schema/catalog.h"
 #include "schema_test_util.h"
 
@@ -110,6 +113,7 @@ TEST_F(Describe, KeyspaceAndTypes) {
     KeyspaceOptions nts;
     nts.replication = StringMap{{"class", "NetworkTopologyStrategy"}, {"dc2", "1"}, {"dc1", "3"}};
     nts.durable_writes = false;
+    catalog.set_datacenters([] { return std::set<std::string>{"dc1", "dc2"}; });
     ASSERT_TRUE(catalog.create_keyspace("Geo", nts).is_ok());
     EXPECT_EQ(describe_keyspace(*catalog.snapshot()->keyspace("Geo")),
               "CREATE KEYSPACE \"Geo\" WITH replication = {'class': 'NetworkTopologyStrategy', "

@@ -1,5 +1,8 @@
 #include <gtest/gtest.h>
 
+#include <set>
+#include <string>
+
 #include "schema/catalog.h"
 #include "schema/keyspace_options.h"
 #include "schema_test_util.h"
@@ -10,46 +13,156 @@ namespace {
 using testing::expect_error;
 using testing::simple_rf;
 
+const std::set<std::string> kOneDc{"datacenter1"};
+const std::set<std::string> kTwoDcs{"dc1", "dc2"};
+constexpr const char* kNts = "org.apache.cassandra.locator.NetworkTopologyStrategy";
+
 TEST(Replication, SimpleStrategyIsNormalised) {
-    auto r =
-        normalize_replication({{"class", "SimpleStrategy"}, {"replication_factor", "3"}}, "ks");
+    auto r = normalize_replication({{"class", "SimpleStrategy"}, {"replication_factor", "3"}}, "ks",
+                                   kOneDc);
     ASSERT_TRUE(r.is_ok()) << r.status().to_string();
     EXPECT_EQ(*r, (StringMap{{"class", "org.apache.cassandra.locator.SimpleStrategy"},
                              {"replication_factor", "3"}}));
 }
 
-TEST(Replication, NetworkTopologyTakesDataCenters) {
-    auto r =
-        normalize_replication({{"class", "org.apache.cassandra.locator.NetworkTopologyStrategy"},
-                               {"dc1", "3"},
-                               {"dc2", "1"}},
-                              "ks");
-    ASSERT_TRUE(r.is_ok());
-    EXPECT_EQ(r->at("dc1"), "3");
-    EXPECT_EQ(r->at("class"), "org.apache.cassandra.locator.NetworkTopologyStrategy");
-    expect_error(normalize_replication({{"class", "NetworkTopologyStrategy"}, {"dc1", "x"}}, "ks"),
-                 ErrorCode::kConfigError, "Replication factor must be numeric; found x");
-    expect_error(normalize_replication(
-                     {{"class", "NetworkTopologyStrategy"}, {"replication_factor", "1"}}, "ks"),
+// Cassandra 4.0's ReplicationFactor.fromString and Integer.parseInt.
+TEST(Replication, FactorIsParsedAsCassandraDoes) {
+    EXPECT_EQ(*parse_replication_factor("3"), 3);
+    EXPECT_EQ(*parse_replication_factor("+3"), 3);
+    EXPECT_EQ(*parse_replication_factor("0"), 0);
+    EXPECT_EQ(*parse_replication_factor("03"), 3);
+    EXPECT_EQ(*parse_replication_factor("3/0"), 3) << "no transient replica";
+    EXPECT_EQ(*parse_replication_factor("2147483647"), 2147483647);
+    expect_error(parse_replication_factor("x"), ErrorCode::kConfigError, "For input string: \"x\"");
+    expect_error(parse_replication_factor(""), ErrorCode::kConfigError, "For input string: \"\"");
+    expect_error(parse_replication_factor("-"), ErrorCode::kConfigError, "For input string: \"-\"");
+    expect_error(parse_replication_factor(" 3"), ErrorCode::kConfigError,
+                 "For input string: \" 3\"");
+    expect_error(parse_replication_factor("2147483648"), ErrorCode::kConfigError,
+                 "For input string: \"2147483648\"");
+    expect_error(parse_replication_factor("-1"), ErrorCode::kConfigError,
+                 "Replication factor must be non-negative, found -1");
+    expect_error(parse_replication_factor("3/1"), ErrorCode::kConfigError,
+                 "Transient replication is not enabled on this node");
+    expect_error(parse_replication_factor("3/"), ErrorCode::kConfigError,
+                 "Replication factor format is <replicas> or <replicas>/<transient>");
+    expect_error(parse_replication_factor("3/1/1"), ErrorCode::kConfigError,
+                 "Replication factor format is <replicas> or <replicas>/<transient>");
+    expect_error(parse_replication_factor("/3"), ErrorCode::kConfigError, "For input string: \"\"");
+}
+
+TEST(Replication, NetworkTopologyTakesKnownDataCenters) {
+    auto r = normalize_replication({{"class", kNts}, {"dc1", "3"}, {"dc2", "1"}}, "ks", kTwoDcs);
+    ASSERT_TRUE(r.is_ok()) << r.status().to_string();
+    EXPECT_EQ(*r, (StringMap{{"class", kNts}, {"dc1", "3"}, {"dc2", "1"}}));
+    expect_error(
+        normalize_replication({{"class", "NetworkTopologyStrategy"}, {"dc1", "x"}}, "ks", kTwoDcs),
+        ErrorCode::kConfigError, "For input string: \"x\"");
+    // A data centre no node is in (names are case-sensitive).
+    expect_error(
+        normalize_replication({{"class", "NetworkTopologyStrategy"}, {"dc1", "1"}, {"DC2", "1"}},
+                              "ks", kTwoDcs),
+        ErrorCode::kConfigError,
+        "Unrecognized strategy option {DC2} passed to NetworkTopologyStrategy for keyspace ks");
+    // Factors are read before the names are checked.
+    expect_error(normalize_replication({{"class", "NetworkTopologyStrategy"}, {"nowhere", "-1"}},
+                                       "ks", kTwoDcs),
+                 ErrorCode::kConfigError, "Replication factor must be non-negative, found -1");
+    // A zero factor is dropped, whatever the name; nothing left is an error.
+    r = normalize_replication({{"class", "NetworkTopologyStrategy"}, {"dc1", "2"}, {"dc9", "0"}},
+                              "ks", kTwoDcs);
+    ASSERT_TRUE(r.is_ok()) << r.status().to_string();
+    EXPECT_EQ(*r, (StringMap{{"class", kNts}, {"dc1", "2"}}));
+    expect_error(
+        normalize_replication({{"class", "NetworkTopologyStrategy"}, {"dc1", "0"}}, "ks", kTwoDcs),
+        ErrorCode::kConfigError, "Configuration for at least one datacenter must be present");
+    expect_error(normalize_replication({{"class", "NetworkTopologyStrategy"}}, "ks", kTwoDcs),
                  ErrorCode::kConfigError,
-                 "replication_factor is an option for SimpleStrategy, not NetworkTopologyStrategy");
+                 "Configuration for at least one datacenter must be present");
+    expect_error(
+        normalize_replication({{"class", "NetworkTopologyStrategy"}, {"Replication_Factor", "1"}},
+                              "ks", kTwoDcs),
+        ErrorCode::kConfigError,
+        "replication_factor should not appear as an option at construction time for "
+        "NetworkTopologyStrategy");
+}
+
+// CASSANDRA-14303: 'replication_factor' is expanded to every known data centre.
+TEST(Replication, NetworkTopologyExpandsReplicationFactor) {
+    auto r = normalize_replication(
+        {{"class", "NetworkTopologyStrategy"}, {"replication_factor", "3"}}, "ks", kTwoDcs);
+    ASSERT_TRUE(r.is_ok()) << r.status().to_string();
+    EXPECT_EQ(*r, (StringMap{{"class", kNts}, {"dc1", "3"}, {"dc2", "3"}}));
+    // A data centre named next to it keeps its own factor; "+2" is written as parsed.
+    r = normalize_replication(
+        {{"class", "NetworkTopologyStrategy"}, {"replication_factor", "+2"}, {"dc2", "5"}}, "ks",
+        kTwoDcs);
+    ASSERT_TRUE(r.is_ok()) << r.status().to_string();
+    EXPECT_EQ(*r, (StringMap{{"class", kNts}, {"dc1", "2"}, {"dc2", "5"}}));
+    // ... and a zero there leaves that data centre out.
+    r = normalize_replication(
+        {{"class", "NetworkTopologyStrategy"}, {"replication_factor", "1"}, {"dc2", "0"}}, "ks",
+        kTwoDcs);
+    ASSERT_TRUE(r.is_ok()) << r.status().to_string();
+    EXPECT_EQ(*r, (StringMap{{"class", kNts}, {"dc1", "1"}}));
+    // An unreadable factor expands to nothing (Cassandra swallows that error).
+    expect_error(
+        normalize_replication({{"class", "NetworkTopologyStrategy"}, {"replication_factor", "x"}},
+                              "ks", kTwoDcs),
+        ErrorCode::kConfigError, "Configuration for at least one datacenter must be present");
+    r = normalize_replication(
+        {{"class", "NetworkTopologyStrategy"}, {"replication_factor", "x"}, {"dc1", "1"}}, "ks",
+        kTwoDcs);
+    ASSERT_TRUE(r.is_ok()) << r.status().to_string();
+    EXPECT_EQ(*r, (StringMap{{"class", kNts}, {"dc1", "1"}}));
+}
+
+// ALTER: the previous replication feeds the expansion.
+TEST(Replication, NetworkTopologyAlterKeepsConfiguredDataCenters) {
+    const StringMap previous_nts{{"class", kNts}, {"dc1", "1"}};
+    auto r =
+        normalize_replication({{"class", "NetworkTopologyStrategy"}, {"replication_factor", "3"}},
+                              "ks", kTwoDcs, previous_nts);
+    ASSERT_TRUE(r.is_ok()) << r.status().to_string();
+    EXPECT_EQ(*r, (StringMap{{"class", kNts}, {"dc1", "1"}, {"dc2", "3"}}));
+    r = normalize_replication(
+        {{"class", "NetworkTopologyStrategy"}, {"replication_factor", "3"}, {"dc1", "2"}}, "ks",
+        kTwoDcs, previous_nts);
+    ASSERT_TRUE(r.is_ok()) << r.status().to_string();
+    EXPECT_EQ(*r, (StringMap{{"class", kNts}, {"dc1", "2"}, {"dc2", "3"}}));
+    // Without replication_factor the map replaces the previous one.
+    r = normalize_replication({{"class", "NetworkTopologyStrategy"}, {"dc2", "2"}}, "ks", kTwoDcs,
+                              previous_nts);
+    ASSERT_TRUE(r.is_ok()) << r.status().to_string();
+    EXPECT_EQ(*r, (StringMap{{"class", kNts}, {"dc2", "2"}}));
+    // A bare class takes a SimpleStrategy's factor.
+    const StringMap previous_simple{{"class", "org.apache.cassandra.locator.SimpleStrategy"},
+                                    {"replication_factor", "2"}};
+    r = normalize_replication({{"class", "NetworkTopologyStrategy"}}, "ks", kTwoDcs,
+                              previous_simple);
+    ASSERT_TRUE(r.is_ok()) << r.status().to_string();
+    EXPECT_EQ(*r, (StringMap{{"class", kNts}, {"dc1", "2"}, {"dc2", "2"}}));
+    expect_error(
+        normalize_replication({{"class", "NetworkTopologyStrategy"}}, "ks", kTwoDcs, previous_nts),
+        ErrorCode::kConfigError, "Configuration for at least one datacenter must be present");
 }
 
 TEST(Replication, Errors) {
-    expect_error(normalize_replication({{"replication_factor", "1"}}, "ks"),
+    expect_error(normalize_replication({{"replication_factor", "1"}}, "ks", kOneDc),
                  ErrorCode::kConfigError, "Missing replication strategy class");
-    expect_error(normalize_replication({{"class", "SimpleStrategy"}}, "ks"),
+    expect_error(normalize_replication({{"class", "SimpleStrategy"}}, "ks", kOneDc),
                  ErrorCode::kConfigError,
                  "SimpleStrategy requires a replication_factor strategy option.");
-    expect_error(
-        normalize_replication({{"class", "SimpleStrategy"}, {"replication_factor", "-1"}}, "ks"),
-        ErrorCode::kConfigError, "Replication factor must be non-negative; found -1");
+    expect_error(normalize_replication({{"class", "SimpleStrategy"}, {"replication_factor", "-1"}},
+                                       "ks", kOneDc),
+                 ErrorCode::kConfigError, "Replication factor must be non-negative, found -1");
     expect_error(
         normalize_replication(
-            {{"class", "SimpleStrategy"}, {"replication_factor", "1"}, {"dc1", "1"}}, "ks"),
+            {{"class", "SimpleStrategy"}, {"replication_factor", "1"}, {"dc1", "1"}}, "ks", kOneDc),
         ErrorCode::kConfigError,
         "Unrecognized strategy option {dc1} passed to SimpleStrategy for keyspace ks");
-    expect_error(normalize_replication({{"class", "FancyStrategy"}}, "ks"), ErrorCode::kConfigError,
+    expect_error(normalize_replication({{"class", "FancyStrategy"}}, "ks", kOneDc),
+                 ErrorCode::kConfigError,
                  "Unable to find replication strategy class "
                  "'org.apache.cassandra.locator.FancyStrategy'");
 }
@@ -121,6 +234,28 @@ TEST(CatalogKeyspace, Errors) {
                  "Unknown keyspace nope");
     expect_error(catalog.alter_keyspace("ks", no_class), ErrorCode::kConfigError,
                  "Missing replication strategy class");
+}
+
+TEST(CatalogKeyspace, NetworkTopologyUsesTheCatalogsDataCenters) {
+    Catalog catalog;
+    KeyspaceOptions nts;
+    nts.replication = StringMap{{"class", "NetworkTopologyStrategy"}, {"replication_factor", "2"}};
+    ASSERT_TRUE(catalog.create_keyspace("one", nts).is_ok());
+    EXPECT_EQ(catalog.snapshot()->keyspace("one")->replication,
+              (StringMap{{"class", kNts}, {"datacenter1", "2"}}))
+        << "a single node is in datacenter1";
+    catalog.set_datacenters([] { return kTwoDcs; });
+    ASSERT_TRUE(catalog.create_keyspace("two", nts).is_ok());
+    EXPECT_EQ(catalog.snapshot()->keyspace("two")->replication,
+              (StringMap{{"class", kNts}, {"dc1", "2"}, {"dc2", "2"}}));
+    KeyspaceOptions alter;
+    alter.replication = StringMap{{"class", "NetworkTopologyStrategy"}, {"dc3", "1"}};
+    expect_error(
+        catalog.alter_keyspace("two", alter), ErrorCode::kConfigError,
+        "Unrecognized strategy option {dc3} passed to NetworkTopologyStrategy for keyspace two");
+    // Cassandra 4.0 reports an existing keyspace before a bad replication.
+    expect_error(catalog.create_keyspace("two", alter), ErrorCode::kAlreadyExists,
+                 "Cannot add existing keyspace \"two\"");
 }
 
 TEST(CatalogKeyspace, IfExistsVariantsAreNoOps) {

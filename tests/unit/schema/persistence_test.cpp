@@ -1,5 +1,8 @@
 #include <gtest/gtest.h>
 
+#include <set>
+#include <string>
+
 #include "memory_catalog_store.h"
 #include "schema/catalog.h"
 #include "schema/codec.h"
@@ -113,6 +116,7 @@ class Persistence : public ::testing::Test {
         KeyspaceOptions nts;
         nts.replication = StringMap{{"class", "NetworkTopologyStrategy"}, {"dc1", "3"}};
         nts.durable_writes = false;
+        catalog.set_datacenters([] { return std::set<std::string>{"dc1"}; });
         ASSERT_TRUE(catalog.create_keyspace("ks", testing::simple_rf()).is_ok());
         ASSERT_TRUE(catalog.create_keyspace("geo", nts).is_ok());
         ASSERT_TRUE(catalog.create_type("ks", "addr", {{"street", ts("text")}}).is_ok());
