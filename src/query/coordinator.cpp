@@ -305,6 +305,7 @@ Task<Result<ResultSet>> Coordinator::run_statement(PlanPtr plan_ptr, const Query
     int64_t ts = options.default_timestamp ? *options.default_timestamp : next_timestamp();
     if (b.timestamp) {
         TESSEL_CO_ASSIGN_OR_RETURN(auto v, evaluate(*b.timestamp, values));
+        if (v.is_null()) co_return Status::invalid("Invalid null value of timestamp");
         if (v.is_value()) ts = static_cast<int64_t>(cql::decode_bigint(v.bytes));
     }
     std::vector<BatchItem> items;

@@ -327,6 +327,13 @@ Result<WriteParams> write_params(const cql::ModifyPlan& plan, const std::vector<
         }
     }
     if (plan.table->is_counter) p.ttl = 0;
+    // Cassandra's UpdateParameters: Long.MIN_VALUE means "no timestamp" inside
+    // the storage (storage::kNoTimestamp), so no write may carry it. Any other
+    // value, negative ones included, is accepted.
+    if (p.timestamp == storage::kNoTimestamp) {
+        return Status::invalid(
+            "Out of bound timestamp, must be in [-9223372036854775807, 9223372036854775807]");
+    }
     return p;
 }
 

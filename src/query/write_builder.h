@@ -38,7 +38,9 @@ Result<cql::ModifyPlan> expand_insert_json(const cql::ModifyPlan& plan,
                                            const std::vector<BoundValue>& values);
 
 // The ttl and timestamp a statement writes with: USING values, else the
-// table's default_time_to_live and `default_timestamp`.
+// table's default_time_to_live and `default_timestamp`. As in Cassandra 4.0,
+// any timestamp but -2^63 (storage::kNoTimestamp) is accepted, negative ones
+// included: that one is Invalid "Out of bound timestamp, must be in [...]".
 Result<WriteParams> write_params(const cql::ModifyPlan& plan, const std::vector<BoundValue>& values,
                                  storage::Timestamp default_timestamp, int64_t now_seconds);
 
