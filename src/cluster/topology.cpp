@@ -5,6 +5,7 @@
 #include <set>
 
 #include "partition/token.h"
+#include "schema/keyspace_options.h"
 
 namespace tessel::cluster {
 namespace {
@@ -46,13 +47,6 @@ Result<Replication> Replication::from_options(const std::map<std::string, std::s
     auto cls = options.find("class");
     if (cls == options.end()) return Status::config("Missing replication strategy class");
     const std::string& name = cls->second;
-    auto number = [](const std::string& v) -> Result<int> {
-        if (v.empty() || v.size() > 6 ||
-            !std::all_of(v.begin(), v.end(), [](char c) { return c >= '0' && c <= '9'; })) {
-            return Status::config("Replication factor must be numeric; found " + v);
-        }
-        return std::stoi(v);
-    };
     if (name.find("LocalStrategy") != std::string::npos) {
         r.local = true;
         return r;
@@ -61,14 +55,15 @@ Result<Replication> Replication::from_options(const std::map<std::string, std::s
         r.network_topology = true;
         for (const auto& [k, v] : options) {
             if (k == "class" || k == "replication_factor") continue;
-            TESSEL_ASSIGN_OR_RETURN(int rf, number(v));
+            // Read as the catalog validated it ("+3", "03" and "3/0" are 3).
+            TESSEL_ASSIGN_OR_RETURN(int rf, parse_replication_factor(v));
             r.per_dc[k] = rf;
         }
         return r;
     }
     auto rf = options.find("replication_factor");
     if (rf != options.end()) {
-        TESSEL_ASSIGN_OR_RETURN(r.replication_factor, number(rf->second));
+        TESSEL_ASSIGN_OR_RETURN(r.replication_factor, parse_replication_factor(rf->second));
     }
     return r;
 }

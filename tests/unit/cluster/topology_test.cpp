@@ -66,6 +66,14 @@ TEST(Replication, ReadsTheStrategies) {
     ASSERT_TRUE(local.is_ok());
     EXPECT_EQ(local->total(), 1);
     EXPECT_FALSE(Replication::from_options({{"replication_factor", "1"}}).is_ok());
+    // Factors as Cassandra's ReplicationFactor reads them (and the catalog stores them).
+    auto written = Replication::from_options(
+        {{"class", "org.apache.cassandra.locator.NetworkTopologyStrategy"},
+         {"dc1", "+2"},
+         {"dc2", "3/0"}});
+    ASSERT_TRUE(written.is_ok()) << written.status().to_string();
+    EXPECT_EQ(written->in_dc("dc1"), 2);
+    EXPECT_EQ(written->in_dc("dc2"), 3);
 }
 
 TEST(Ring, TokensSpreadEvenlyAsNodesJoin) {
