@@ -140,7 +140,7 @@ Status Parser::table_properties(CreateTableStatement& s) {
             s.compact_storage = true;
         } else {
             TESSEL_ASSIGN_OR_RETURN(Property p, property());
-            s.properties.push_back(std::move(p));
+            TESSEL_RETURN_IF_ERROR(add_property(s.properties, std::move(p)));
         }
     } while (accept_keyword("and"));
     return Status::ok();

@@ -65,6 +65,8 @@ class Parser {
     Result<TypeName> type();
     Result<std::vector<Property>> properties();
     Result<Property> property();
+    // Appends `p`; a name given twice is Cassandra's syntax error.
+    static Status add_property(std::vector<Property>& props, Property p);
     BindMarker new_bind_marker(std::string name);
     bool at_bind_marker() const;
     Result<Term> bind_marker();

@@ -365,11 +365,22 @@ Result<Property> Parser::property() {
     return p;
 }
 
+Status Parser::add_property(std::vector<Property>& props, Property p) {
+    // Cassandra's PropertyDefinitions.addProperty.
+    for (const auto& q : props) {
+        if (q.name == p.name) {
+            return Status::syntax("Multiple definition for property '" + p.name + "'");
+        }
+    }
+    props.push_back(std::move(p));
+    return Status::ok();
+}
+
 Result<std::vector<Property>> Parser::properties() {
     std::vector<Property> out;
     do {
         TESSEL_ASSIGN_OR_RETURN(Property p, property());
-        out.push_back(std::move(p));
+        TESSEL_RETURN_IF_ERROR(add_property(out, std::move(p)));
     } while (accept_keyword("and"));
     return out;
 }

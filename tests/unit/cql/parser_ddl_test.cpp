@@ -31,6 +31,22 @@ TEST(ParserDdl, CreateKeyspace) {
     EXPECT_EQ(s.properties[1].value.text, "false");
 }
 
+// Cassandra's PropertyDefinitions.addProperty and convertPropertyMap.
+TEST(ParserDdl, PropertiesAndMapKeysAreDefinedOnce) {
+    EXPECT_EQ(syntax_error("CREATE KEYSPACE ks WITH replication = {'class': "
+                           "'NetworkTopologyStrategy', 'dc1': 1, 'dc1': 2}"),
+              "Multiple definition for property dc1");
+    EXPECT_EQ(syntax_error("CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', "
+                           "'replication_factor': 1} AND durable_writes = true AND "
+                           "durable_writes = false"),
+              "Multiple definition for property 'durable_writes'");
+    EXPECT_EQ(syntax_error("CREATE TABLE t (k int PRIMARY KEY) WITH comment = 'a' AND "
+                           "CLUSTERING ORDER BY (k ASC) AND comment = 'b'"),
+              "Multiple definition for property 'comment'");
+    EXPECT_EQ(syntax_error("ALTER TABLE t WITH compaction = {'class': 'a', 'class': 'b'}"),
+              "Multiple definition for property class");
+}
+
 TEST(ParserDdl, AlterAndDropKeyspace) {
     auto a = parse_as<AlterKeyspaceStatement>(
         "ALTER KEYSPACE ks WITH replication = {'class': 'SimpleStrategy'}");
