@@ -3,7 +3,6 @@
 #include <filesystem>
 #include <map>
 #include <mutex>
-#include <set>
 
 #include "auth/auth_service.h"
 #include "cluster/repair.h"
@@ -148,11 +147,13 @@ class DatabaseImpl final : public Database {
                                                   o, store_.get(), host_id_, catalog_store_.get()));
             TESSEL_RETURN_IF_ERROR(cluster_->load_catalog(catalog_.get()));
             // NetworkTopologyStrategy names these data centres: this node's
-            // and every registered node's.
+            // and every registered node's (with their node counts).
             catalog_->set_datacenters([this] {
-                std::set<std::string> dcs{cluster_->self().dc};
-                for (const auto& [_, n] : cluster_->membership().view()->nodes)
-                    dcs.insert(n.dc);
+                std::map<std::string, int> dcs{{cluster_->self().dc, 0}};
+                auto view = cluster_->membership().view();
+                if (!view->node(cluster_->self().host_id)) dcs[cluster_->self().dc] = 1;
+                for (const auto& [_, n] : view->nodes)
+                    ++dcs[n.dc];
                 return dcs;
             });
             TESSEL_ASSIGN_OR_RETURN(secret, cluster_->paging_secret());

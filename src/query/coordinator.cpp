@@ -419,6 +419,7 @@ Task<Result<ResultSet>> Coordinator::run_schema(const cql::SchemaPlan& s, const 
         TESSEL_CO_ASSIGN_OR_RETURN(out, execute_schema(s));
     }
     ResultSet rs;
+    rs.warnings = std::move(out.warnings);
     if (out.describe) {
         rs.kind = ResultSet::Kind::kRows;
         const auto text = native_type(TypeKind::kVarchar);

@@ -51,6 +51,7 @@ SchemaOutcome outcome(const CatalogChange& c) {
                                                             : "TYPE";
     o.keyspace = c.keyspace;
     o.name = c.name;
+    o.warnings = c.warnings;
     return o;
 }
 

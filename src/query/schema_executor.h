@@ -31,6 +31,7 @@ struct SchemaOutcome {
     // DESCRIBE: rows of (keyspace_name, type, name, create_statement).
     bool describe = false;
     std::vector<std::vector<std::string>> describe_rows;
+    std::vector<std::string> warnings;  // client warnings
 };
 
 // `keyspace` is the statement's resolved keyspace (see cql::SchemaPlan).

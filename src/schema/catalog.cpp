@@ -171,9 +171,16 @@ void Catalog::set_datacenters(DatacentersFn datacenters) {
     datacenters_ = std::move(datacenters);
 }
 
-std::set<std::string> Catalog::datacenters() const {
-    if (!datacenters_) return {std::string(kDefaultDatacenter)};
+std::map<std::string, int> Catalog::nodes_per_datacenter() const {
+    if (!datacenters_) return {{std::string(kDefaultDatacenter), 1}};
     return datacenters_();
+}
+
+std::set<std::string> Catalog::datacenters() const {
+    std::set<std::string> out;
+    for (const auto& [dc, _] : nodes_per_datacenter())
+        out.insert(dc);
+    return out;
 }
 
 Result<CatalogChange> Catalog::create_keyspace(const std::string& name,
@@ -210,7 +217,9 @@ Result<CatalogChange> Catalog::create_keyspace(const std::string& name,
         ks->durable_writes = options.durable_writes.value_or(true);
         txn.put_keyspace(*ks);
         txn.next.keyspaces[name] = std::move(ks);
-        return change(T::kCreated, G::kKeyspace, name);
+        CatalogChange c = change(T::kCreated, G::kKeyspace, name);
+        c.warnings = replication_warnings(replication, name, nodes_per_datacenter());
+        return c;
     });
 }
 
@@ -227,7 +236,11 @@ Result<CatalogChange> Catalog::alter_keyspace(const std::string& name,
         }
         if (options.durable_writes) ks.durable_writes = *options.durable_writes;
         txn.put_keyspace(ks);
-        return change(CatalogChange::Type::kUpdated, CatalogChange::Target::kKeyspace, name);
+        // Cassandra validates (and warns about) the replication on every ALTER.
+        CatalogChange c =
+            change(CatalogChange::Type::kUpdated, CatalogChange::Target::kKeyspace, name);
+        c.warnings = replication_warnings(ks.replication, name, nodes_per_datacenter());
+        return c;
     });
 }
 

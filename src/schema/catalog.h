@@ -14,6 +14,7 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <set>
@@ -41,6 +42,8 @@ struct CatalogChange {
     // False when IF [NOT] EXISTS turned the statement into a no-op (Cassandra
     // then answers with a Void result and the schema version does not change).
     bool applied = true;
+    // Client warnings (a replication factor higher than the nodes there).
+    std::vector<std::string> warnings{};
 };
 
 // A column added by ALTER TABLE ... ADD.
@@ -74,10 +77,12 @@ class Catalog {
     std::shared_ptr<const Schema> snapshot() const { return current_.load(); }
     Uuid version() const { return snapshot()->version; }
 
-    // The data centres a NetworkTopologyStrategy may name and that
-    // 'replication_factor' expands to (Cassandra's Datacenters.getValidDatacenters:
-    // this node's and every known node's). Until one is set: kDefaultDatacenter.
-    using DatacentersFn = std::function<std::set<std::string>()>;
+    // The data centres with their node counts: this node's and every known
+    // node's. NetworkTopologyStrategy may name only these and
+    // 'replication_factor' expands to them (Cassandra's
+    // Datacenters.getValidDatacenters); the counts decide the warnings of
+    // replication_warnings. Until one is set: one node in kDefaultDatacenter.
+    using DatacentersFn = std::function<std::map<std::string, int>()>;
     void set_datacenters(DatacentersFn datacenters);
 
     Result<CatalogChange> create_keyspace(const std::string& name, const KeyspaceOptions& options,
@@ -157,6 +162,7 @@ class Catalog {
     // its keyspace that embeds it.
     static Result<CatalogChange> publish_type(Txn& txn, const UserTypeDef& type);
 
+    std::map<std::string, int> nodes_per_datacenter() const;
     std::set<std::string> datacenters() const;
 
     CatalogStore* store_;

@@ -145,6 +145,42 @@ Result<int32_t> parse_replication_factor(std::string_view text) {
     return replicas;
 }
 
+std::vector<std::string> replication_warnings(
+    const StringMap& normalized, std::string_view keyspace,
+    const std::map<std::string, int>& nodes_per_datacenter) {
+    std::vector<std::string> out;
+    auto cls = normalized.find("class");
+    if (cls == normalized.end()) return out;
+    const std::string simple = short_strategy_name(cls->second);
+    if (simple == "SimpleStrategy") {
+        auto rf = normalized.find("replication_factor");
+        if (rf == normalized.end()) return out;
+        auto n = parse_replication_factor(rf->second);
+        int nodes = 0;
+        for (const auto& [_, count] : nodes_per_datacenter)
+            nodes += count;
+        if (n.is_ok() && *n > nodes && nodes != 0) {
+            out.push_back(fmt::format(
+                "Your replication factor {} for keyspace {} is higher than the number of nodes {}",
+                *n, keyspace, nodes));
+        }
+    } else if (simple == "NetworkTopologyStrategy") {
+        for (const auto& [dc, rf] : normalized) {
+            if (dc == "class") continue;
+            auto n = parse_replication_factor(rf);
+            auto it = nodes_per_datacenter.find(dc);
+            const int nodes = it == nodes_per_datacenter.end() ? 0 : it->second;
+            if (n.is_ok() && *n > nodes) {
+                out.push_back(fmt::format(
+                    "Your replication factor {} for keyspace {} is higher than the number of "
+                    "nodes {} for datacenter {}",
+                    *n, keyspace, nodes, dc));
+            }
+        }
+    }
+    return out;
+}
+
 std::string short_strategy_name(std::string_view class_name) {
     if (class_name.starts_with(kLocatorPrefix)) class_name.remove_prefix(kLocatorPrefix.size());
     return std::string(class_name);

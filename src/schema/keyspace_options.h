@@ -3,10 +3,12 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "common/status.h"
 #include "schema/option_value.h"
@@ -56,6 +58,16 @@ Result<int32_t> parse_replication_factor(std::string_view text);
 Result<StringMap> normalize_replication(const StringMap& replication, std::string_view keyspace,
                                         const std::set<std::string>& datacenters,
                                         const StringMap& previous = {});
+
+// Cassandra 4.0's maybeWarnOnOptions: a client warning for every factor higher
+// than the nodes it can use, for a normalised replication. SimpleStrategy:
+// "Your replication factor 3 for keyspace ks is higher than the number of nodes
+// 1" (when some node is known); NetworkTopologyStrategy, per data centre:
+// "... is higher than the number of nodes 1 for datacenter dc1".
+// `nodes_per_datacenter`: how many nodes each data centre has.
+std::vector<std::string> replication_warnings(
+    const StringMap& normalized, std::string_view keyspace,
+    const std::map<std::string, int>& nodes_per_datacenter);
 
 // The class name without the org.apache.cassandra.locator. prefix, as drivers show it.
 std::string short_strategy_name(std::string_view class_name);

@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include <set>
+#include <map>
 #include <string>
 
 #include "schema/catalog.h"
@@ -113,7 +113,7 @@ TEST_F(Describe, KeyspaceAndTypes) {
     KeyspaceOptions nts;
     nts.replication = StringMap{{"class", "NetworkTopologyStrategy"}, {"dc2", "1"}, {"dc1", "3"}};
     nts.durable_writes = false;
-    catalog.set_datacenters([] { return std::set<std::string>{"dc1", "dc2"}; });
+    catalog.set_datacenters([] { return std::map<std::string, int>{{"dc1", 3}, {"dc2", 1}}; });
     ASSERT_TRUE(catalog.create_keyspace("Geo", nts).is_ok());
     EXPECT_EQ(describe_keyspace(*catalog.snapshot()->keyspace("Geo")),
               "CREATE KEYSPACE \"Geo\" WITH replication = {'class': 'NetworkTopologyStrategy', "

@@ -1,7 +1,9 @@
 #include <gtest/gtest.h>
 
+#include <map>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "schema/catalog.h"
 #include "schema/keyspace_options.h"
@@ -167,6 +169,25 @@ TEST(Replication, Errors) {
                  "'org.apache.cassandra.locator.FancyStrategy'");
 }
 
+// Cassandra 4.0's maybeWarnOnOptions.
+TEST(Replication, WarnsAboutFactorsHigherThanTheNodes) {
+    const std::map<std::string, int> nodes{{"dc1", 3}, {"dc2", 1}};
+    EXPECT_EQ(replication_warnings({{"class", kNts}, {"dc1", "3"}, {"dc2", "2"}}, "ks", nodes),
+              (std::vector<std::string>{"Your replication factor 2 for keyspace ks is higher "
+                                        "than the number of nodes 1 for datacenter dc2"}));
+    EXPECT_TRUE(replication_warnings({{"class", kNts}, {"dc1", "3"}}, "ks", nodes).empty());
+    const std::string simple = "org.apache.cassandra.locator.SimpleStrategy";
+    EXPECT_EQ(
+        replication_warnings({{"class", simple}, {"replication_factor", "5"}}, "ks", nodes),
+        (std::vector<std::string>{
+            "Your replication factor 5 for keyspace ks is higher than the number of nodes 4"}));
+    EXPECT_TRUE(replication_warnings({{"class", simple}, {"replication_factor", "4"}}, "ks", nodes)
+                    .empty());
+    EXPECT_TRUE(
+        replication_warnings({{"class", simple}, {"replication_factor", "4"}}, "ks", {}).empty())
+        << "no node known: no warning";
+}
+
 TEST(KeyspaceOptionsTest, Properties) {
     KeyspaceOptions o;
     ASSERT_TRUE(apply_keyspace_option(o, "durable_writes", OptionValue::boolean(false)).is_ok());
@@ -244,7 +265,7 @@ TEST(CatalogKeyspace, NetworkTopologyUsesTheCatalogsDataCenters) {
     EXPECT_EQ(catalog.snapshot()->keyspace("one")->replication,
               (StringMap{{"class", kNts}, {"datacenter1", "2"}}))
         << "a single node is in datacenter1";
-    catalog.set_datacenters([] { return kTwoDcs; });
+    catalog.set_datacenters([] { return std::map<std::string, int>{{"dc1", 3}, {"dc2", 1}}; });
     ASSERT_TRUE(catalog.create_keyspace("two", nts).is_ok());
     EXPECT_EQ(catalog.snapshot()->keyspace("two")->replication,
               (StringMap{{"class", kNts}, {"dc1", "2"}, {"dc2", "2"}}));
@@ -253,6 +274,20 @@ TEST(CatalogKeyspace, NetworkTopologyUsesTheCatalogsDataCenters) {
     expect_error(
         catalog.alter_keyspace("two", alter), ErrorCode::kConfigError,
         "Unrecognized strategy option {dc3} passed to NetworkTopologyStrategy for keyspace two");
+    // A factor higher than the nodes of a data centre is a warning.
+    KeyspaceOptions three;
+    three.replication = StringMap{{"class", "NetworkTopologyStrategy"}, {"dc2", "3"}};
+    auto warned = catalog.create_keyspace("three", three);
+    ASSERT_TRUE(warned.is_ok()) << warned.status().to_string();
+    EXPECT_EQ(warned->warnings, (std::vector<std::string>{"Your replication factor 3 for keyspace "
+                                                          "three is higher than the number of "
+                                                          "nodes 1 for datacenter dc2"}));
+    KeyspaceOptions durable;
+    durable.durable_writes = false;
+    auto altered = catalog.alter_keyspace("three", durable);
+    ASSERT_TRUE(altered.is_ok());
+    EXPECT_EQ(altered->warnings.size(), 1u) << "every ALTER validates the replication again";
+    EXPECT_TRUE(catalog.create_keyspace("three", three, /*if_not_exists=*/true)->warnings.empty());
     // Cassandra 4.0 reports an existing keyspace before a bad replication.
     expect_error(catalog.create_keyspace("two", alter), ErrorCode::kAlreadyExists,
                  "Cannot add existing keyspace \"two\"");

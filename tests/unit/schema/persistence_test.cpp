@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include <set>
+#include <map>
 #include <string>
 
 #include "memory_catalog_store.h"
@@ -116,7 +116,7 @@ class Persistence : public ::testing::Test {
         KeyspaceOptions nts;
         nts.replication = StringMap{{"class", "NetworkTopologyStrategy"}, {"dc1", "3"}};
         nts.durable_writes = false;
-        catalog.set_datacenters([] { return std::set<std::string>{"dc1"}; });
+        catalog.set_datacenters([] { return std::map<std::string, int>{{"dc1", 3}}; });
         ASSERT_TRUE(catalog.create_keyspace("ks", testing::simple_rf()).is_ok());
         ASSERT_TRUE(catalog.create_keyspace("geo", nts).is_ok());
         ASSERT_TRUE(catalog.create_type("ks", "addr", {{"street", ts("text")}}).is_ok());
