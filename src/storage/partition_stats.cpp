@@ -191,21 +191,33 @@ Status PartitionStatsTracker::for_each(
 }
 
 Status PartitionStatsTracker::drop_table(std::string_view table_id) {
+    return drop_range(table_id, "", "");
+}
+
+Status PartitionStatsTracker::drop_range(std::string_view table_id, std::string_view start,
+                                         std::string_view end) {
     const std::string prefix = table_prefix(table_id);
+    const std::string first = stats_key(table_id, start);
+    // Empty when nothing follows the table's keys (its prefix is all 0xff).
+    const std::string stop = end.empty() ? table_end(table_id) : stats_key(table_id, end);
+    auto in_range = [&](std::string_view key) {
+        return key >= first && (stop.empty() ? key.starts_with(prefix) : key < stop);
+    };
     for (auto& shard : shards_) {
         std::lock_guard lock(shard.mu);
-        std::erase_if(shard.pending, [&](const auto& kv) { return kv.first.starts_with(prefix); });
+        std::erase_if(shard.pending, [&](const auto& kv) { return in_range(kv.first); });
     }
     rocksdb::Status s;
-    if (auto end = prefix_successor(prefix)) {
-        s = db_->DeleteRange(rocksdb::WriteOptions(), cf_, prefix, *end);
+    if (!stop.empty()) {
+        if (first < stop) s = db_->DeleteRange(rocksdb::WriteOptions(), cf_, first, stop);
     } else {
         rocksdb::WriteBatch batch;
         std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(rocksdb::ReadOptions(), cf_));
-        for (it->Seek(prefix); it->Valid() && it->key().starts_with(prefix); it->Next()) {
+        for (it->Seek(first); it->Valid() && in_range({it->key().data(), it->key().size()});
+             it->Next()) {
             batch.Delete(cf_, it->key());
         }
-        s = db_->Write(rocksdb::WriteOptions(), &batch);
+        s = it->status().ok() ? db_->Write(rocksdb::WriteOptions(), &batch) : it->status();
     }
     if (!s.ok()) return Status::server("Failed to drop partition statistics: " + s.ToString());
     return Status::ok();

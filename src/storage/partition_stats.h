@@ -68,6 +68,9 @@ class PartitionStatsTracker {
 
     // Forgets every partition of the table, pending and persisted.
     Status drop_table(std::string_view table_id);
+    // Forgets the table's partitions whose key is in [start, end) (an empty
+    // end: through the table's last partition), pending and persisted.
+    Status drop_range(std::string_view table_id, std::string_view start, std::string_view end);
 
   private:
     static constexpr size_t kShards = 32;

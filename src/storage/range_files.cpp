@@ -1,4 +1,5 @@
-// Store::export_range and Store::ingest_range (declared in store.h).
+// Store::export_range, Store::ingest_range and Store::delete_range (declared
+// in store.h).
 #include "storage/range_files.h"
 
 #include <cstdio>
@@ -6,6 +7,7 @@
 #include <memory>
 
 #include <rocksdb/sst_file_writer.h>
+#include <rocksdb/write_batch.h>
 
 #include "storage/partition_stats.h"
 #include "storage/store.h"
@@ -140,6 +142,56 @@ Status Store::ingest_range(const std::string& table_id, const RangeFiles& files)
         auto s = db_->IngestExternalFile(stats_cf_, files.stats_files, o);
         if (!s.ok()) return rocks_failed("Cannot ingest the range's statistics", s);
     }
+    return Status::ok();
+}
+
+Status Store::delete_range(const std::string& table_id, const RecordRange& range) {
+    auto table = find_table(table_id);
+    if (!table) return no_table(table_id);
+    if (!range.end.empty() && range.end < range.start) {
+        return Status::invalid("A range of table " + table_id + " ends before it starts");
+    }
+    rocksdb::WriteBatch batch;
+    if (!range.end.empty()) {
+        if (range.start < range.end) batch.DeleteRange(table->cf, range.start, range.end);
+    } else {
+        // DeleteRange takes an exclusive end, and no key sorts after every
+        // key: delete up to the table's last key, and that key itself.
+        std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(rocksdb::ReadOptions(), table->cf));
+        it->SeekToLast();
+        if (!it->status().ok()) return rocks_failed("Cannot read the range", it->status());
+        if (it->Valid() && it->key().compare(range.start) >= 0) {
+            batch.DeleteRange(table->cf, range.start, it->key());
+            batch.Delete(table->cf, it->key());
+        }
+    }
+    if (batch.Count() > 0) {
+        // Fsynced: a deletion lost to a crash would leave data the node no
+        // longer owns, which could come back if the range returns to it.
+        rocksdb::WriteOptions wo;
+        wo.sync = true;
+        auto s = db_->Write(wo, &batch);
+        if (!s.ok()) {
+            if (!resume_needed_.exchange(true)) bg_cv_.notify_all();
+            return rocks_failed("Cannot delete a range of table " + table_id, s);
+        }
+    }
+    TESSEL_RETURN_IF_ERROR(stats_->drop_range(table_id, range.start, range.end));
+
+    // Rewrite the files holding the range so its space is freed now, not
+    // whenever compaction would reach them.
+    rocksdb::CompactRangeOptions o;
+    o.bottommost_level_compaction = rocksdb::BottommostLevelCompaction::kForce;
+    const rocksdb::Slice begin(range.start), end(range.end);
+    auto s = db_->CompactRange(o, table->cf, &begin, range.end.empty() ? nullptr : &end);
+    if (!s.ok()) return rocks_failed("Cannot compact a range of table " + table_id, s);
+    const std::string stats_begin = PartitionStatsTracker::key_of(table_id, range.start);
+    const std::string stats_end = range.end.empty()
+                                      ? PartitionStatsTracker::table_end(table_id)
+                                      : PartitionStatsTracker::key_of(table_id, range.end);
+    const rocksdb::Slice sb(stats_begin), se(stats_end);
+    s = db_->CompactRange(o, stats_cf_, &sb, stats_end.empty() ? nullptr : &se);
+    if (!s.ok()) return rocks_failed("Cannot compact the range's statistics", s);
     return Status::ok();
 }
 

@@ -10,6 +10,10 @@
 // made and copied) loses nothing: each cell is reconciled by its timestamp
 // as any two writes are. Statistics of a partition written to both replicas
 // during the copy count those writes twice; they are estimates.
+//
+// Once the target serves the range, the source drops it (Store::delete_range:
+// RocksDB DeleteRange over the records and the statistics, then a compaction
+// of the range to free its space).
 #pragma once
 
 #include <cstdint>

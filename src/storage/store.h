@@ -135,6 +135,12 @@ class Store {
     // Adds files export_range made (here or on another node) to `table_id`.
     // The files are moved into the store when they are on its file system.
     Status ingest_range(const std::string& table_id, const RangeFiles& files);
+    // Removes every record of the range and its partitions' statistics (what
+    // the old replica does once a range moved away), fsynced, then compacts
+    // the range so its space is freed. Records written into the range while
+    // it runs may survive: the range must no longer take writes. Invalid for
+    // an unknown table or an end before the start.
+    Status delete_range(const std::string& table_id, const RecordRange& range);
 
     // ---- Partition statistics (see partition_stats.h). ----
     Result<PartitionStats> get_partition_stats(const std::string& table_id,
