@@ -44,6 +44,7 @@ std::vector<TabletChange> plan_tablet_changes(const TabletMap& map,
     std::vector<bool> splitting(n, false);
     size_t count = map.size();
     for (size_t i = 0; i < n && count < t.max_tablets; ++i) {
+        if (map.at(i).transition) continue;  // a replica is moving: split later
         const char* why = split_reason(observations[i], t);
         if (!why) continue;
         auto key = split_key(map, i, observations[i]);
@@ -55,6 +56,7 @@ std::vector<TabletChange> plan_tablet_changes(const TabletMap& map,
     for (size_t i = 0; i + 1 < n; ++i) {
         if (count <= min_tablets) break;
         if (splitting[i] || splitting[i + 1]) continue;
+        if (map.at(i).transition || map.at(i + 1).transition) continue;
         const auto& a = observations[i];
         const auto& b = observations[i + 1];
         const bool old = now_ms - map.at(i).created_ms >= t.min_age_ms &&
