@@ -58,7 +58,8 @@ class TabletsTable final : public query::VirtualTable {
         return "CREATE TABLE system.tablets (keyspace_name text, table_name text, "
                "tablet_id bigint, range_start text, range_end text, shard int, "
                "size_bytes bigint, rows bigint, reads_per_sec double, writes_per_sec double, "
-               "bytes_per_sec double, replicas frozen<list<text>>, "
+               "bytes_per_sec double, replicas frozen<list<text>>, stage text, "
+               "moving_from text, moving_to text, "
                "PRIMARY KEY ((keyspace_name), table_name, tablet_id))";
     }
 
@@ -89,6 +90,12 @@ class TabletsTable final : public query::VirtualTable {
             start = key_text(layout, r.tablet.start);
             end = r.end ? key_text(layout, *r.end) : "";
         }
+        Cell stage, from, to;  // null unless a replica is moving
+        if (const auto& m = r.tablet.transition) {
+            stage = text_cell(stage_name(m->stage));
+            from = text_cell(uuid_to_string(m->from));
+            to = text_cell(uuid_to_string(m->to));
+        }
         return {text_cell(ks),
                 text_cell(table),
                 bigint_cell(static_cast<int64_t>(r.index)),
@@ -100,7 +107,10 @@ class TabletsTable final : public query::VirtualTable {
                 double_cell(r.rates.reads_per_sec),
                 double_cell(r.rates.writes_per_sec),
                 double_cell(r.rates.bytes_per_sec),
-                text_list_cell(replica_names(r.tablet))};
+                text_list_cell(replica_names(r.tablet)),
+                stage,
+                from,
+                to};
     }
 
     std::vector<std::string> replica_names(const Tablet& t) const {

@@ -17,6 +17,9 @@
 //   bytes_per_sec                          last minute
 //   replicas                               on a cluster, the addresses of the
 //                                           nodes holding it (empty on one node)
+//   stage, moving_from, moving_to          a replica moving (tablet_map.h): the
+//                                           stage ("streaming", ...) and the two
+//                                           nodes' host ids; null when none is
 #pragma once
 
 #include <functional>
