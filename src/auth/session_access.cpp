@@ -30,9 +30,11 @@ ColumnSpec auth_column(const char* table, const char* name, TypePtr type) {
 
 namespace {
 
-// Tables every role may read: what drivers query on connect.
+// Tables every role may read: what drivers query on connect (the 4.0
+// schema parsers read system_virtual_schema too).
 bool always_readable(const std::string& keyspace) {
-    return keyspace == "system" || keyspace == "system_schema";
+    return keyspace == "system" || keyspace == "system_schema" ||
+           keyspace == "system_virtual_schema";
 }
 
 struct Needed {

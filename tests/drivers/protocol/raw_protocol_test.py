@@ -296,11 +296,13 @@ class RawProtocolTest(unittest.TestCase):
         c = Conn()
         c.startup()
         for q in ("SELECT * FROM system.peers", "SELECT * FROM system_schema.keyspaces",
-                  "SELECT * FROM system.local WHERE key='local'"):
+                  "SELECT * FROM system.local WHERE key='local'",
+                  "SELECT * FROM system.peers_v2", "SELECT * FROM system_virtual_schema.tables"):
             v, f, s, op, body, _ = c.request(QUERY, query_body(q), stream=40)
             self.assertEqual(op, RESULT, error_of(body) if op == ERROR else "")
             self.assertEqual(struct.unpack(">i", body[:4])[0], 2)  # Rows
-        v, f, s, op, body, _ = c.request(QUERY, query_body("SELECT * FROM system.peers_v2"),
+        # A table that does not exist is Invalid, never a protocol error.
+        v, f, s, op, body, _ = c.request(QUERY, query_body("SELECT * FROM system.peers_v3"),
                                          stream=41)
         self.assertEqual(op, ERROR)
         self.assertEqual(error_of(body)[0], 0x2200)
