@@ -44,7 +44,8 @@ Result<Selector> Parser::selector_argument() {
         s.kind = Selector::Kind::kStar;
         return s;
     }
-    if (starts_constant(peek())) {
+    // A selector never starts with '(': that is a type hint, `(blob)?`.
+    if (starts_constant(peek()) || peek().is_punct("(")) {
         s.kind = Selector::Kind::kTerm;
         TESSEL_ASSIGN_OR_RETURN(Term t, term());
         s.term.push_back(std::move(t));

@@ -2,6 +2,7 @@
 #include <algorithm>
 
 #include "cql/prepare.h"
+#include "types/type_compatibility.h"
 
 namespace tessel::cql {
 namespace {
@@ -305,17 +306,40 @@ class SelectorBuilder {
             }
             return Status::invalid("Unknown function '" + s.function + "'");
         }
-        for (const ScalarFunction* f : candidates) {
-            bool ok = true;
-            for (size_t i = 0; i < args.size() && ok; ++i) {
-                if (args[i].kind == SK::kTerm && !s.args[i].term.empty()) {
+        // Cassandra's FunctionResolver: an exact match first, else a
+        // parameter that can read the argument's values (a blob reads any).
+        auto hinted = [&](size_t i) -> TypePtr {
+            if (args[i].kind != SK::kTerm || s.args[i].term.empty()) return nullptr;
+            const Term& t = s.args[i].term[0];
+            return t.type_hint.empty() ? nullptr : args[i].type;
+        };
+        auto matches = [&](const ScalarFunction* f, bool weakly) {
+            for (size_t i = 0; i < args.size(); ++i) {
+                const TypePtr hint = hinted(i);
+                if (args[i].kind == SK::kTerm && !s.args[i].term.empty() && !hint) {
                     // A constant fits a parameter its literal converts to.
-                    ok = prepare_term(s.args[i].term[0], f->arg_types[i], "arg", ctx_).is_ok();
+                    if (!prepare_term(s.args[i].term[0], f->arg_types[i], "arg", ctx_).is_ok())
+                        return false;
                     continue;
                 }
-                ok = type_assignable(*f->arg_types[i], *args[i].type);
+                const CqlType& from = hint ? *hint : *args[i].type;
+                if (type_assignable(*f->arg_types[i], from)) continue;
+                if (!weakly || !is_value_compatible_with(*f->arg_types[i], from)) return false;
             }
-            if (!ok) continue;
+            return true;
+        };
+        const ScalarFunction* chosen = nullptr;
+        for (bool weakly : {false, true}) {
+            for (const ScalarFunction* f : candidates) {
+                if (matches(f, weakly)) {
+                    chosen = f;
+                    break;
+                }
+            }
+            if (chosen) break;
+        }
+        for (const ScalarFunction* f : candidates) {
+            if (f != chosen) continue;
             SelectorPlan p;
             p.kind = SK::kFunction;
             p.function = f;
@@ -326,10 +350,13 @@ class SelectorBuilder {
             }
             for (size_t i = 0; i < args.size(); ++i) {
                 if (args[i].kind == SK::kTerm && !s.args[i].term.empty()) {
-                    TESSEL_ASSIGN_OR_RETURN(
-                        auto t, prepare_term(s.args[i].term[0], f->arg_types[i], "arg", ctx_));
+                    // A hinted term keeps its hinted type (its marker's type).
+                    const TypePtr hint = hinted(i);
+                    const TypePtr receiver = hint ? hint : f->arg_types[i];
+                    TESSEL_ASSIGN_OR_RETURN(auto t,
+                                            prepare_term(s.args[i].term[0], receiver, "arg", ctx_));
                     args[i].term = std::move(t);
-                    args[i].type = f->arg_types[i];
+                    args[i].type = receiver;
                 }
             }
             p.name = "system." + f->name + "(" + join_names(names) + ")";

@@ -119,6 +119,16 @@ class BindMarkerTest(unittest.TestCase):
         got = self.rows("SELECT v FROM t WHERE k = ?", 7)
         self.assertEqual(sorted(r.v for r in got), [1, 2])
 
+    def test_type_hinted_markers_as_function_arguments(self):
+        # `(type)?` fixes the marker's type; a blob parameter takes any value.
+        s = self.session
+        got = self.rows("SELECT blobAsInt((blob)?) FROM t WHERE k = ? LIMIT 1",
+                        b"\x00\x00\x00\x07", 0)
+        self.assertEqual(got[0][0], 7)
+        stmt = s.prepare("SELECT blobAsBigint((bigint)?) FROM t WHERE k = 0 LIMIT 1")
+        self.assertEqual(stmt.column_metadata[0].type.typename, "bigint")
+        self.assertEqual(list(s.execute(stmt, [5]))[0][0], 5)
+
     def test_frozen_collections_bound_unsorted_are_stored_sorted(self):
         # Python lists keep the order given, so the driver sends the set and
         # the map keys unsorted and with a duplicate; Cassandra stores and
