@@ -2,25 +2,10 @@
 
 #include "system/builtin_tables.h"
 #include "system/cell_encoding.h"
+#include "system/row_builder.h"
 
 namespace tessel::system {
 namespace {
-
-// A row of a built-in table filled by column name.
-class RowBuilder {
-  public:
-    explicit RowBuilder(const BuiltinTable& def) : def_(def), row_(def.columns.size()) {}
-    RowBuilder& set(const std::string& column, Cell value) {
-        int i = def_.column_index(column);
-        if (i >= 0) row_[static_cast<size_t>(i)] = std::move(value);
-        return *this;
-    }
-    query::VirtualRow take() { return std::move(row_); }
-
-  private:
-    const BuiltinTable& def_;
-    query::VirtualRow row_;
-};
 
 Cell blob_map_cell(const std::map<std::string, std::string>& entries) {
     // map<text, blob> and map<text, text> share one encoding.

@@ -2,7 +2,6 @@
 
 #include <chrono>
 #include <functional>
-#include <initializer_list>
 #include <utility>
 
 #include "partition/murmur3.h"
@@ -11,6 +10,7 @@
 #include "system/catalog_model.h"
 #include "system/cell_encoding.h"
 #include "system/node_token.h"
+#include "system/row_builder.h"
 #include "system/schema_rows.h"
 
 namespace tessel::system {
@@ -34,81 +34,55 @@ class BuiltinVirtualTable final : public query::VirtualTable {
 
 std::vector<query::VirtualRow> local_rows(const NodeInfo& node, const Catalog& catalog,
                                           int32_t gossip_generation) {
-    const BuiltinTable& def = builtin_table("system", "local");
-    query::VirtualRow row(def.columns.size());
-    auto set = [&](const char* column, Cell value) {
-        int i = def.column_index(column);
-        if (i >= 0) row[static_cast<size_t>(i)] = std::move(value);
-    };
     std::vector<std::string> tokens = node.tokens;
     if (tokens.empty()) tokens.push_back(default_token_for_host(node.host_id));
-    set("key", text_cell("local"));
-    set("bootstrapped", text_cell("COMPLETED"));
-    set("broadcast_address", inet_cell(node.rpc_address));
-    set("broadcast_port", int_cell(node.storage_port));
-    set("cluster_name", text_cell(node.cluster_name));
-    set("cql_version", text_cell("3.4.4"));
-    set("data_center", text_cell(node.data_center));
-    set("gossip_generation", int_cell(gossip_generation));
-    set("host_id", uuid_cell(node.host_id));
-    set("listen_address",
-        inet_cell(node.listen_address.empty() ? node.rpc_address : node.listen_address));
-    set("listen_port", int_cell(node.storage_port));
-    set("native_protocol_version", text_cell("4"));
-    set("partitioner", text_cell("org.apache.cassandra.dht.Murmur3Partitioner"));
-    set("rack", text_cell(node.rack));
-    set("release_version", text_cell(kReleaseVersion));
-    set("rpc_address", inet_cell(node.rpc_address));
-    set("rpc_port", int_cell(node.native_port));
-    set("schema_version", uuid_cell(catalog.version().raw()));
-    set("tokens", text_set_cell(tokens));
-    return {std::move(row)};
+    RowBuilder row(builtin_table("system", "local"));
+    row.set("key", text_cell("local"))
+        .set("bootstrapped", text_cell("COMPLETED"))
+        .set("broadcast_address", inet_cell(node.rpc_address))
+        .set("broadcast_port", int_cell(node.storage_port))
+        .set("cluster_name", text_cell(node.cluster_name))
+        .set("cql_version", text_cell("3.4.4"))
+        .set("data_center", text_cell(node.data_center))
+        .set("gossip_generation", int_cell(gossip_generation))
+        .set("host_id", uuid_cell(node.host_id))
+        .set("listen_address",
+             inet_cell(node.listen_address.empty() ? node.rpc_address : node.listen_address))
+        .set("listen_port", int_cell(node.storage_port))
+        .set("native_protocol_version", text_cell("4"))
+        .set("partitioner", text_cell("org.apache.cassandra.dht.Murmur3Partitioner"))
+        .set("rack", text_cell(node.rack))
+        .set("release_version", text_cell(kReleaseVersion))
+        .set("rpc_address", inet_cell(node.rpc_address))
+        .set("rpc_port", int_cell(node.native_port))
+        .set("schema_version", uuid_cell(catalog.version().raw()))
+        .set("tokens", text_set_cell(tokens));
+    return {row.take()};
 }
 
-std::vector<query::VirtualRow> peer_rows(const std::vector<PeerInfo>& peers) {
-    const BuiltinTable& def = builtin_table("system", "peers");
+// system.peers, or with `v2` Cassandra 4.0's system.peers_v2: peers keyed by
+// address and internode port, the client address and port as
+// native_address / native_port.
+std::vector<query::VirtualRow> peer_rows(const std::vector<PeerInfo>& peers, bool v2) {
+    const BuiltinTable& def = builtin_table("system", v2 ? "peers_v2" : "peers");
     std::vector<query::VirtualRow> rows;
     for (const auto& p : peers) {
-        query::VirtualRow row(def.columns.size());
-        auto set = [&](const char* column, Cell value) {
-            int i = def.column_index(column);
-            if (i >= 0) row[static_cast<size_t>(i)] = std::move(value);
-        };
-        set("peer", inet_cell(p.listen_address));
-        set("data_center", text_cell(p.data_center));
-        set("host_id", uuid_cell(p.host_id));
-        set("rack", text_cell(p.rack));
-        set("release_version", text_cell(p.release_version));
-        set("rpc_address", inet_cell(p.rpc_address));
-        if (!p.schema_version.empty()) set("schema_version", uuid_cell(p.schema_version));
-        set("tokens", text_set_cell(p.tokens));
-        rows.push_back(std::move(row));
-    }
-    return rows;
-}
-
-// Cassandra 4.0's peers_v2: peers keyed by address and internode port, with
-// the client address and port as native_address / native_port.
-std::vector<query::VirtualRow> peer_v2_rows(const std::vector<PeerInfo>& peers) {
-    const BuiltinTable& def = builtin_table("system", "peers_v2");
-    std::vector<query::VirtualRow> rows;
-    for (const auto& p : peers) {
-        query::VirtualRow row(def.columns.size());
-        auto set = [&](const char* column, Cell value) {
-            int i = def.column_index(column);
-            if (i >= 0) row[static_cast<size_t>(i)] = std::move(value);
-        };
-        set("peer", inet_cell(p.listen_address));
-        set("peer_port", int_cell(p.storage_port));
-        set("data_center", text_cell(p.data_center));
-        set("host_id", uuid_cell(p.host_id));
-        set("native_address", inet_cell(p.rpc_address));
-        set("native_port", int_cell(p.native_port));
-        set("rack", text_cell(p.rack));
-        set("release_version", text_cell(p.release_version));
-        if (!p.schema_version.empty()) set("schema_version", uuid_cell(p.schema_version));
-        set("tokens", text_set_cell(p.tokens));
-        rows.push_back(std::move(row));
+        RowBuilder row(def);
+        row.set("peer", inet_cell(p.listen_address))
+            .set("data_center", text_cell(p.data_center))
+            .set("host_id", uuid_cell(p.host_id))
+            .set("rack", text_cell(p.rack))
+            .set("release_version", text_cell(p.release_version))
+            .set("tokens", text_set_cell(p.tokens));
+        if (v2) {
+            row.set("peer_port", int_cell(p.storage_port))
+                .set("native_address", inet_cell(p.rpc_address))
+                .set("native_port", int_cell(p.native_port));
+        } else {
+            row.set("rpc_address", inet_cell(p.rpc_address));
+        }
+        if (!p.schema_version.empty()) row.set("schema_version", uuid_cell(p.schema_version));
+        rows.push_back(row.take());
     }
     return rows;
 }
@@ -119,35 +93,31 @@ std::vector<query::VirtualRow> virtual_schema_rows(const std::string& table) {
     const std::string ks = "system_virtual_schema";
     const BuiltinTable& def = builtin_table(ks, table);
     std::vector<query::VirtualRow> rows;
-    auto row_of = [&](std::initializer_list<std::pair<const char*, Cell>> cells) {
-        query::VirtualRow row(def.columns.size());
-        for (const auto& [column, value] : cells) {
-            int i = def.column_index(column);
-            if (i >= 0) row[static_cast<size_t>(i)] = value;
-        }
-        rows.push_back(std::move(row));
-    };
     if (table == "keyspaces") {
-        row_of({{"keyspace_name", text_cell(ks)}});
+        rows.push_back(RowBuilder(def).set("keyspace_name", text_cell(ks)).take());
         return rows;
     }
     for (const auto& t : builtin_tables()) {
         if (t.keyspace != ks) continue;
         if (table == "tables") {
-            row_of({{"keyspace_name", text_cell(ks)},
-                    {"table_name", text_cell(t.name)},
-                    {"comment", text_cell(t.comment)}});
+            rows.push_back(RowBuilder(def)
+                               .set("keyspace_name", text_cell(ks))
+                               .set("table_name", text_cell(t.name))
+                               .set("comment", text_cell(t.comment))
+                               .take());
             continue;
         }
         for (const auto& c : t.columns) {
-            row_of({{"keyspace_name", text_cell(ks)},
-                    {"table_name", text_cell(t.name)},
-                    {"column_name", text_cell(c.name)},
-                    {"clustering_order", text_cell(c.clustering_order)},
-                    {"column_name_bytes", blob_cell(c.name)},
-                    {"kind", text_cell(c.kind)},
-                    {"position", int_cell(c.position)},
-                    {"type", text_cell(c.type)}});
+            rows.push_back(RowBuilder(def)
+                               .set("keyspace_name", text_cell(ks))
+                               .set("table_name", text_cell(t.name))
+                               .set("column_name", text_cell(c.name))
+                               .set("clustering_order", text_cell(c.clustering_order))
+                               .set("column_name_bytes", blob_cell(c.name))
+                               .set("kind", text_cell(c.kind))
+                               .set("position", int_cell(c.position))
+                               .set("type", text_cell(c.type))
+                               .take());
         }
     }
     return rows;
@@ -177,12 +147,12 @@ std::vector<std::unique_ptr<query::VirtualTable>> make_system_tables(const NodeI
     tables.push_back(std::make_unique<BuiltinVirtualTable>(
         builtin_table("system", "peers"), [peers]() -> Result<std::vector<query::VirtualRow>> {
             if (!peers) return std::vector<query::VirtualRow>{};
-            return peer_rows(peers());
+            return peer_rows(peers(), false);
         }));
     tables.push_back(std::make_unique<BuiltinVirtualTable>(
         builtin_table("system", "peers_v2"), [peers]() -> Result<std::vector<query::VirtualRow>> {
             if (!peers) return std::vector<query::VirtualRow>{};
-            return peer_v2_rows(peers());
+            return peer_rows(peers(), true);
         }));
     for (const auto& def : builtin_tables()) {
         if (def.keyspace == "system_virtual_schema") {
