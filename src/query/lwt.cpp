@@ -225,12 +225,9 @@ Task<Result<ResultSet>> Coordinator::run_batch(const std::vector<BatchItem>& ite
         TESSEL_CO_RETURN_IF_ERROR(co_await reads.fetch_missing());
     }
     // Everything is validated before the first mutation is applied.
-    TESSEL_CO_RETURN_IF_ERROR(check_mutation_sizes(writes.logical, options_.limits));
     ResultSet result;
-    if (is_batch) {
-        TESSEL_CO_RETURN_IF_ERROR(
-            check_batch_size(writes.logical, options_.limits, &result.warnings));
-    }
+    TESSEL_CO_RETURN_IF_ERROR(
+        check_write_size(writes.logical, options_.limits, is_batch, &result.warnings));
     TESSEL_CO_RETURN_IF_ERROR(observe_writes(writes.logical));
     TESSEL_CO_RETURN_IF_ERROR(co_await apply_all(writes.to_apply(), ro));
     co_return result;

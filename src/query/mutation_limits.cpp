@@ -78,41 +78,46 @@ size_t data_size(const storage::PartitionMutation& m) {
     return size;
 }
 
-Status check_mutation_sizes(const std::vector<TableMutation>& logical,
-                            const MutationLimits& limits) {
-    std::map<std::pair<std::string, std::string>, MutationGroup> groups;
+Status check_write_size(const std::vector<TableMutation>& logical, const MutationLimits& limits,
+                        bool is_batch, std::vector<std::string>* warnings) {
+    std::vector<size_t> sizes;
+    sizes.reserve(logical.size());
+    size_t total = 0;
     for (const auto& [table, m] : logical) {
-        MutationGroup& g = groups[{table->keyspace, m.partition_key}];
-        const size_t size = data_size(m);
-        g.size += size;
-        g.keys.emplace_back(size, table->name + "." + key_text(*table, m.partition_key));
+        sizes.push_back(data_size(m));
+        total += sizes.back();
     }
-    for (auto& [where, g] : groups) {
-        if (g.size <= limits.max_mutation_bytes) continue;
-        return Status::invalid(fmt::format(
-            "Rejected an oversized mutation ({}/{}) for keyspace: {}. Top keys are: {}", g.size,
-            limits.max_mutation_bytes, where.first, top_keys(std::move(g.keys))));
+    // No partition key can receive more than the whole write: grouping and
+    // naming the keys is only needed past the limit.
+    if (total > limits.max_mutation_bytes) {
+        std::map<std::pair<std::string, std::string>, MutationGroup> groups;
+        for (size_t i = 0; i < logical.size(); ++i) {
+            const auto& [table, m] = logical[i];
+            MutationGroup& g = groups[{table->keyspace, m.partition_key}];
+            g.size += sizes[i];
+            g.keys.emplace_back(sizes[i], table->name + "." + key_text(*table, m.partition_key));
+        }
+        for (auto& [where, g] : groups) {
+            if (g.size <= limits.max_mutation_bytes) continue;
+            return Status::invalid(fmt::format(
+                "Rejected an oversized mutation ({}/{}) for keyspace: {}. Top keys are: {}", g.size,
+                limits.max_mutation_bytes, where.first, top_keys(std::move(g.keys))));
+        }
     }
-    return Status::ok();
-}
-
-Status check_batch_size(const std::vector<TableMutation>& logical, const MutationLimits& limits,
-                        std::vector<std::string>* warnings) {
+    if (!is_batch || total <= limits.batch_warn_bytes) return Status::ok();
     std::set<std::pair<std::string, std::string>> partitions;
     std::set<std::string> tables;
-    size_t size = 0;
     for (const auto& [table, m] : logical) {
         partitions.emplace(table->keyspace, m.partition_key);
         tables.insert(table->keyspace + "." + table->name);
-        size += data_size(m);
     }
     // Like Cassandra, only batches that span several partitions (#10876).
-    if (partitions.size() <= 1 || size <= limits.batch_warn_bytes) return Status::ok();
-    if (size > limits.batch_fail_bytes) return Status::invalid("Batch too large");
+    if (partitions.size() <= 1) return Status::ok();
+    if (total > limits.batch_fail_bytes) return Status::invalid("Batch too large");
     warnings->push_back(fmt::format(
         "Batch for [{}] is of size {}, exceeding specified threshold of "
         "{} by {}.",
-        fmt::join(tables, ", "), size, limits.batch_warn_bytes, size - limits.batch_warn_bytes));
+        fmt::join(tables, ", "), total, limits.batch_warn_bytes, total - limits.batch_warn_bytes));
     return Status::ok();
 }
 

@@ -29,13 +29,10 @@ size_t data_size(const storage::PartitionMutation& m);
 
 // Invalid ("Rejected an oversized mutation (size/max) for keyspace: ks. Top
 // keys are: t.key") when what one partition key of one keyspace receives is
-// over the maximum mutation size.
-Status check_mutation_sizes(const std::vector<TableMutation>& logical,
-                            const MutationLimits& limits);
-
-// A batch that spans more than one partition: Invalid "Batch too large" over
-// the fail threshold, Cassandra's client warning over the warn threshold.
-Status check_batch_size(const std::vector<TableMutation>& logical, const MutationLimits& limits,
-                        std::vector<std::string>* warnings);
+// over the maximum mutation size. With `is_batch`, a batch that spans more
+// than one partition also gets Invalid "Batch too large" over the fail
+// threshold, or Cassandra's client warning in `warnings` over the warn one.
+Status check_write_size(const std::vector<TableMutation>& logical, const MutationLimits& limits,
+                        bool is_batch, std::vector<std::string>* warnings);
 
 }  // namespace tessel::query
