@@ -41,6 +41,15 @@ void add_option_columns_tail(std::vector<ColumnModel>* cols) {
     cols->push_back(col("speculative_retry", "text"));
 }
 
+// system_schema.columns and system_virtual_schema.columns describe columns
+// the same way.
+std::vector<ColumnModel> column_definition_columns() {
+    return {pk("keyspace_name", "text"),      ck("table_name", "text", 0),
+            ck("column_name", "text", 1),     col("clustering_order", "text"),
+            col("column_name_bytes", "blob"), col("kind", "text"),
+            col("position", "int"),           col("type", "text")};
+}
+
 std::vector<BuiltinTable> make_tables() {
     std::vector<BuiltinTable> t;
     t.push_back({"system",
@@ -96,13 +105,7 @@ std::vector<BuiltinTable> make_tables() {
         add_option_columns_tail(&tables.columns);
         t.push_back(std::move(tables));
     }
-    t.push_back(
-        {"system_schema",
-         "columns",
-         "column definitions",
-         {pk("keyspace_name", "text"), ck("table_name", "text", 0), ck("column_name", "text", 1),
-          col("clustering_order", "text"), col("column_name_bytes", "blob"), col("kind", "text"),
-          col("position", "int"), col("type", "text")}});
+    t.push_back({"system_schema", "columns", "column definitions", column_definition_columns()});
     t.push_back({"system_schema",
                  "types",
                  "user defined type definitions",
@@ -155,13 +158,8 @@ std::vector<BuiltinTable> make_tables() {
          "tables",
          "virtual table definitions",
          {pk("keyspace_name", "text"), ck("table_name", "text", 0), col("comment", "text")}});
-    t.push_back(
-        {"system_virtual_schema",
-         "columns",
-         "virtual column definitions",
-         {pk("keyspace_name", "text"), ck("table_name", "text", 0), ck("column_name", "text", 1),
-          col("clustering_order", "text"), col("column_name_bytes", "blob"), col("kind", "text"),
-          col("position", "int"), col("type", "text")}});
+    t.push_back({"system_virtual_schema", "columns", "virtual column definitions",
+                 column_definition_columns()});
     return t;
 }
 
