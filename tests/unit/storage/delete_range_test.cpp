@@ -19,13 +19,6 @@ class DeleteRangeTest : public TwoStoreTest {
         auto st = store_->delete_range("t", range);
         ASSERT_TRUE(st.is_ok()) << st.to_string();
     }
-    static KeyRange keys(std::string start, std::string end) {
-        KeyRange r;
-        r.start_key = std::move(start);
-        r.end_key = std::move(end);
-        r.end_inclusive = false;
-        return r;
-    }
     // Partitions with any stored record (tombstones included) in the range.
     std::vector<std::string> stored(Store& s, const KeyRange& r) {
         auto scan = s.scan_raw("t", r, 1 << 30);

@@ -28,13 +28,6 @@ class RangeFilesTest : public TwoStoreTest {
         EXPECT_TRUE(d.is_ok());
         return d.is_ok() ? d->digests.at(0) : "";
     }
-    static KeyRange keys(std::string start, std::string end) {
-        KeyRange r;
-        r.start_key = std::move(start);
-        r.end_key = std::move(end);
-        r.end_inclusive = false;
-        return r;
-    }
 
     TempDir files_dir_;
 };

@@ -187,6 +187,15 @@ class TwoStoreTest : public StoreTest {
         StoreTest::TearDown();
     }
 
+    // The half-open key range [start, end).
+    static KeyRange keys(std::string start, std::string end) {
+        KeyRange r;
+        r.start_key = std::move(start);
+        r.end_key = std::move(end);
+        r.end_inclusive = false;
+        return r;
+    }
+
     TempDir other_dir_;
     std::unique_ptr<Store> other_;
 };
