@@ -108,6 +108,12 @@ bool ReplicaCount::counts(const std::string& dc) const {
     }
 }
 
+void ReplicaCount::add_pending(const std::string& dc) {
+    if (c_ == Consistency::kAny || !counts(dc)) return;
+    ++block_for_;
+    if (!per_dc_.empty()) ++per_dc_[dc];
+}
+
 int ReplicaCount::counted(const std::map<std::string, int>& answers) const {
     int n = 0;
     for (const auto& [dc, k] : answers) {

@@ -48,6 +48,10 @@ class ReplicaCount {
                  const std::vector<std::string>& replica_dcs);
 
     int block_for() const { return block_for_; }
+    // A replica the tablet is moving to (write-only while it streams): as in
+    // Cassandra, it raises the count by one where its answer counts, so the
+    // replicas the tablet ends with hold what the level promised.
+    void add_pending(const std::string& dc);
     // Whether an answer from a replica in `dc` counts.
     bool counts(const std::string& dc) const;
     // Unavailable ("Cannot achieve consistency level X") unless the replicas

@@ -183,9 +183,10 @@ class Reader {
         return Status::ok();
     }
 
+    size_t remaining() const { return r_.remaining(); }
+
   private:
     bool done() const { return r_.done(); }
-    size_t remaining() const { return r_.remaining(); }
 
     record::Reader r_;
     bool ok_ = true;
@@ -223,6 +224,13 @@ std::string encode(const CounterLeaderMessage& m) {
     w.flag(m.replication.local);
     w.u32(m.consistency);
     w.u32(m.timeout_ms);
+    // Added with tablet migration: absent when empty, so a leader that
+    // predates it reads every message that does not need it.
+    if (!m.pending.empty()) {
+        w.u32(static_cast<uint32_t>(m.pending.size()));
+        for (const auto& p : m.pending)
+            w.str(p);
+    }
     return w.take();
 }
 
@@ -241,6 +249,11 @@ Status decode(std::string_view in, CounterLeaderMessage* out) {
         if (r.str(&dc) && r.u32(&dc_rf)) out->replication.per_dc[dc] = static_cast<int>(dc_rf);
     }
     r.flag(&out->replication.local) && r.u32(&consistency) && r.u32(&out->timeout_ms);
+    if (r.ok() && r.remaining() > 0 && r.count(&n, 4)) {
+        out->pending.resize(n);
+        for (auto& h : out->pending)
+            r.str(&h);
+    }
     if (consistency > 0xFFFF || rf > 255) return malformed("counter write");
     out->consistency = static_cast<uint16_t>(consistency);
     return r.finish("counter write");

@@ -54,6 +54,7 @@ struct CounterLeaderMessage {
     std::string table_id;
     storage::PartitionMutation mutation;  // kCounterDelta cells
     std::vector<std::string> replicas;    // the partition's replicas, host ids
+    std::vector<std::string> pending;     // replicas taking writes only (Placement::pending)
     Replication replication;
     uint16_t consistency = 0x0001;
     uint32_t timeout_ms = 0;  // what is left of the request's time

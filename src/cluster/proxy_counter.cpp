@@ -75,6 +75,7 @@ Task<Status> StorageProxy::mutate_counter(const std::string& table_id,
     message.table_id = table_id;
     message.mutation = m;
     message.replicas = placement.replicas;
+    message.pending = placement.pending;
     message.replication = placement.replication;
     message.consistency = static_cast<uint16_t>(options.consistency);
     const auto left = options.deadline - std::chrono::steady_clock::now();
@@ -109,7 +110,8 @@ Status StorageProxy::register_handlers(MessagingService& messaging) {
         [this](const InboundContext&, std::string payload) -> Task<Result<std::string>> {
             CounterLeaderMessage c;
             TESSEL_CO_RETURN_IF_ERROR(decode(payload, &c));
-            Placement placement{std::move(c.replicas), std::move(c.replication)};
+            Placement placement{std::move(c.replicas), std::move(c.pending),
+                                std::move(c.replication)};
             RequestOptions ro;
             ro.consistency = static_cast<Consistency>(c.consistency);
             ro.deadline =

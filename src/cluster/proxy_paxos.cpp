@@ -77,8 +77,12 @@ Task<Result<bool>> StorageProxy::cas(const std::string& table_id, const std::str
     while (std::chrono::steady_clock::now() < ro.deadline) {
         // Who takes part: the live replicas that count at the serial level.
         std::vector<std::string> targets;
+        std::vector<std::string> pending;
         {
             auto view = membership_->view();
+            for (const auto& r : where.pending) {
+                if (r == options_.self || view->is_up(r)) pending.push_back(r);
+            }
             std::vector<std::string> dcs, up_dcs;
             for (const auto& r : where.replicas) {
                 const NodeInfo* n = view->node(r);
@@ -161,7 +165,7 @@ Task<Result<bool>> StorageProxy::cas(const std::string& table_id, const std::str
             const Ballot origin = in_progress->accepted_origin;
             const bool ours = std::find(mine.begin(), mine.end(), origin) != mine.end();
             PaxosProposal again{table, key, ballot, std::move(*in_progress->accepted), origin};
-            auto done = co_await propose_and_commit(again, targets, block_for, ro);
+            auto done = co_await propose_and_commit(again, targets, pending, block_for, ro);
             if (!done.is_ok()) co_return done.status();
             if (ours && *done == ProposalOutcome::kCommitted) co_return true;
             last = ballot;
@@ -179,7 +183,7 @@ Task<Result<bool>> StorageProxy::cas(const std::string& table_id, const std::str
             // Named: a braced temporary in a co_await is freed twice by g++ 12.
             PaxosProposal nothing{table, key, ballot, {}, ballot};
             nothing.update.partition_key = key;
-            auto done = co_await propose_and_commit(nothing, targets, block_for, ro);
+            auto done = co_await propose_and_commit(nothing, targets, pending, block_for, ro);
             if (!done.is_ok()) co_return done.status();
             if (*done == ProposalOutcome::kCommitted) co_return false;
             last = ballot;
@@ -188,7 +192,7 @@ Task<Result<bool>> StorageProxy::cas(const std::string& table_id, const std::str
         }
         // 4. Propose and commit.
         PaxosProposal proposal{table, key, ballot, std::move(**update), ballot};
-        auto done = co_await propose_and_commit(proposal, targets, block_for, ro);
+        auto done = co_await propose_and_commit(proposal, targets, pending, block_for, ro);
         if (!done.is_ok()) co_return done.status();
         if (*done == ProposalOutcome::kCommitted) co_return true;
         // Partly accepted: another round may still commit it.
@@ -200,8 +204,8 @@ Task<Result<bool>> StorageProxy::cas(const std::string& table_id, const std::str
 }
 
 Task<Result<StorageProxy::ProposalOutcome>> StorageProxy::propose_and_commit(
-    const PaxosProposal& proposal, const std::vector<std::string>& targets, int block_for,
-    const RequestOptions& ro) {
+    const PaxosProposal& proposal, const std::vector<std::string>& targets,
+    const std::vector<std::string>& pending, int block_for, const RequestOptions& ro) {
     const std::string payload = encode(proposal);
     std::vector<Task<Result<std::string>>> asked;
     for (const auto& h : targets)
@@ -220,11 +224,18 @@ Task<Result<StorageProxy::ProposalOutcome>> StorageProxy::propose_and_commit(
     std::vector<Task<Result<std::string>>> commits;
     for (const auto& h : targets)
         commits.push_back(ask_paxos(h, ReplicaVerb::kPaxosCommit, payload, ro.deadline));
+    // A replica the tablet is moving to (or from) takes the commit as any
+    // write; its answer does not count.
+    std::vector<Task<Result<std::string>>> pending_commits;
+    for (const auto& h : pending)
+        pending_commits.push_back(ask_paxos(h, ReplicaVerb::kPaxosCommit, payload, ro.deadline));
     int committed = 0;
     for (auto& c : commits) {
         auto r = co_await std::move(c);
         if (r.is_ok()) ++committed;
     }
+    for (auto& c : pending_commits)
+        (void)co_await std::move(c);
     const bool one = ro.consistency == Consistency::kAny || ro.consistency == Consistency::kOne ||
                      ro.consistency == Consistency::kLocalOne;
     const int needed = one ? 1 : block_for;

@@ -170,14 +170,25 @@ Task<Status> StorageProxy::replicate(const std::string& table_id,
         if (r == options_.self || (n && view->is_up(r))) up_dcs.push_back(dcs.back());
     }
     ReplicaCount count(options.consistency, placement.replication, options_.local_dc, dcs);
+    // Every target: the replicas, then the pending ones (each raising the
+    // count where it counts, as the live ones must then cover it too).
+    std::vector<std::string> targets = placement.replicas;
+    for (const auto& r : placement.pending) {
+        const NodeInfo* n = view->node(r);
+        if (!n) continue;  // removed meanwhile: nothing to write to
+        count.add_pending(n->dc);
+        targets.push_back(r);
+        dcs.push_back(n->dc);
+        if (r == options_.self || view->is_up(r)) up_dcs.push_back(n->dc);
+    }
     TESSEL_CO_RETURN_IF_ERROR(count.check_alive(up_dcs));
     auto handler = std::make_shared<WriteHandler>(count, options.write_type);
     auto message = std::make_shared<const MutationMessage>(MutationMessage{table_id, m});
     std::string payload;
     bool local = false;
     std::string local_dc;
-    for (size_t i = 0; i < placement.replicas.size(); ++i) {
-        const std::string& host = placement.replicas[i];
+    for (size_t i = 0; i < targets.size(); ++i) {
+        const std::string& host = targets[i];
         const std::string& dc = dcs[i];
         if (host == options_.self) {
             local = true;
@@ -185,7 +196,8 @@ Task<Status> StorageProxy::replicate(const std::string& table_id,
             handler->expect(dc);
             continue;
         }
-        if (!view->node(host) || !view->is_up(host)) {
+        if (!view->node(host)) continue;  // removed: its replacement is rebuilt
+        if (!view->is_up(host)) {
             Status hinted = hints_->add(host, *message);
             // ANY is met by a hint.
             if (hinted.is_ok() && options.consistency == Consistency::kAny) {

@@ -36,8 +36,14 @@
 namespace tessel::cluster {
 
 // Where a partition lives: its tablet's replicas and the keyspace's replication.
+// While a replica moves (partition/tablet_map.h, TabletTransition), writes
+// also go to `pending`: the node receiving the tablet before it serves reads,
+// or the one leaving it while coordinators may still read it. Each pending
+// replica adds one to the consistency level's count (ReplicaCount::
+// add_pending); reads never ask it.
 struct Placement {
-    std::vector<std::string> replicas;  // host ids, primary first
+    std::vector<std::string> replicas;  // host ids, primary first: reads and writes
+    std::vector<std::string> pending;   // host ids taking writes only
     Replication replication;
 };
 
@@ -126,8 +132,10 @@ class StorageProxy {
                                         std::chrono::steady_clock::time_point deadline);
     // kCommitted, or how a higher ballot that came first left the proposal.
     enum class ProposalOutcome { kCommitted, kPartial, kRefused };
+    // The commit also reaches `pending` (Placement::pending), uncounted.
     Task<Result<ProposalOutcome>> propose_and_commit(const PaxosProposal& proposal,
                                                      const std::vector<std::string>& targets,
+                                                     const std::vector<std::string>& pending,
                                                      int block_for, const RequestOptions& ro);
     // Sends each host the mutations the others hold that it may lack.
     Task<Status> exchange(const std::string& table_id,

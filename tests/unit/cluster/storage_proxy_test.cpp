@@ -455,5 +455,42 @@ TEST_F(StorageProxyTest, ACoordinatorThatIsNoReplicaSendsCountersToALeader) {
     EXPECT_EQ(st.replicas->block_for, 2);
 }
 
+// A tablet moving from node 3 to node 2 (Placement::pending): writes reach
+// the pending replica and wait for one answer more; reads never ask it.
+TEST_F(StorageProxyTest, APendingReplicaTakesWritesAndRaisesTheCount) {
+    placement_.replicas = {host(1), host(3)};
+    placement_.pending = {host(2)};
+    placement_.replication.replication_factor = 2;
+    ASSERT_TRUE(write(1, row("p", "c", "v", 1), Consistency::kOne).is_ok());
+    EXPECT_EQ(local_rows(2, "p"), 1u);  // the pending replica has the write
+    // ONE with a pending replica needs two answers: with node 3 down, node 1
+    // and the pending node 2 give them.
+    mark_down(3);
+    ASSERT_TRUE(write(1, row("p", "d", "v", 2), Consistency::kOne).is_ok());
+    // ALL of RF 2 plus the pending one is 3, and only 2 are up.
+    Status st = write(1, row("p", "e", "v", 3), Consistency::kAll);
+    ASSERT_EQ(st.code(), ErrorCode::kUnavailable) << st.to_string();
+    ASSERT_TRUE(st.replicas);
+    EXPECT_EQ(st.replicas->block_for, 3);
+    EXPECT_EQ(st.replicas->received, 2);
+    mark_down(2);
+    st = write(1, row("p", "f", "v", 4), Consistency::kOne);
+    ASSERT_EQ(st.code(), ErrorCode::kUnavailable) << st.to_string();
+    EXPECT_EQ(st.replicas->block_for, 2);
+}
+
+// Reads ask the read replicas only: a pending replica holding nothing does
+// not make a read at ALL fail or miss rows.
+TEST_F(StorageProxyTest, ReadsNeverAskAPendingReplica) {
+    placement_.replicas = {host(1), host(3)};
+    ASSERT_TRUE(write(1, row("p", "c", "v", 1), Consistency::kAll).is_ok());
+    placement_.pending = {host(2)};
+    EXPECT_EQ(local_rows(2, "p"), 0u);
+    auto rows = read(2, "p", Consistency::kAll);
+    ASSERT_TRUE(rows.is_ok()) << rows.status().to_string();
+    EXPECT_EQ(rows->size(), 1u);
+    EXPECT_EQ(local_rows(2, "p"), 0u);  // no read repair onto it either
+}
+
 }  // namespace
 }  // namespace tessel::cluster
