@@ -128,6 +128,11 @@ class Replica {
     // The replica's clock, seconds since the epoch (TTL expiry is judged by it).
     virtual int64_t now_seconds() const = 0;
 
+    // Requests sent through this replica set and not finished (a read or a
+    // scan until its stream or cursor is released): what a tablet map
+    // barrier waits for before a migration takes its next step.
+    virtual uint64_t requests_in_flight() const { return 0; }
+
     // The write statistics of every partition of a table held here, in key
     // order (what tablet sizes are measured from). A replica without
     // statistics calls `fn` for nothing.

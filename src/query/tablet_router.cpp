@@ -1,6 +1,7 @@
 #include "query/tablet_router.h"
 
 #include <algorithm>
+#include <thread>
 
 #include "schema/catalog.h"
 #include "storage/clustering_range.h"
@@ -159,6 +160,13 @@ Replica* TabletRouter::replica_for(const TableTablets& t, size_t i) const {
     return t.replicas.empty() ? inner_ : t.replicas[i].get();
 }
 
+std::vector<std::string> TabletRouter::table_ids() const {
+    std::vector<std::string> ids;
+    for (const auto& [id, _] : *tables_.load())
+        ids.push_back(id);
+    return ids;
+}
+
 std::shared_ptr<const TableTablets> TabletRouter::tablets(const std::string& table_id) const {
     auto tables = tables_.load();
     auto it = tables->find(table_id);
@@ -218,6 +226,7 @@ Status TabletRouter::apply_remote(const std::string& table_id,
     } else {
         TESSEL_ASSIGN_OR_RETURN(auto map, TabletMap::decode(*encoded));
         auto it = next->find(table_id);
+        if (it != next->end()) retire(table_id, *it->second);
         (*next)[table_id] =
             make_tablets(table_id, std::move(map), it == next->end() ? nullptr : it->second.get());
     }
@@ -225,12 +234,48 @@ Status TabletRouter::apply_remote(const std::string& table_id,
     return Status::ok();
 }
 
+void TabletRouter::retire(const std::string& table_id, const TableTablets& old) {
+    auto& list = retired_[table_id];
+    // Sets with nothing in flight need no waiting for (a busy table keeps
+    // only the sets of recent maps).
+    std::erase_if(list, [](const auto& r) { return r->requests_in_flight() == 0; });
+    for (const auto& r : old.replicas)
+        list.push_back(r);
+}
+
+bool TabletRouter::drain(const std::string& table_id,
+                         std::chrono::steady_clock::time_point deadline) {
+    // A request that read the previous map just before the new one was
+    // published counts itself a moment later: give it that moment.
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    std::vector<std::shared_ptr<Replica>> waiting;
+    {
+        std::lock_guard lock(mu_);
+        auto it = retired_.find(table_id);
+        if (it != retired_.end()) waiting = it->second;
+    }
+    for (;;) {
+        std::erase_if(waiting, [](const auto& r) { return r->requests_in_flight() == 0; });
+        if (waiting.empty()) break;
+        if (std::chrono::steady_clock::now() >= deadline) return false;
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    std::lock_guard lock(mu_);
+    auto it = retired_.find(table_id);
+    if (it != retired_.end()) {
+        std::erase_if(it->second, [](const auto& r) { return r->requests_in_flight() == 0; });
+    }
+    return true;
+}
+
 void TabletRouter::refresh_replicas() {
     if (!options_.replica_set) return;
     std::lock_guard lock(mu_);
     auto next = std::make_shared<Tables>();
-    for (const auto& [id, t] : *tables_.load())
+    for (const auto& [id, t] : *tables_.load()) {
+        retire(id, *t);
         (*next)[id] = make_tablets(id, t->map, t.get());
+    }
     publish(std::move(next));
 }
 

@@ -23,6 +23,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -92,6 +93,8 @@ class TabletRouter final : public Replica {
     // every table that has none. Fails on an unreadable map.
     Status load();
 
+    // The ids of the tables routed now.
+    std::vector<std::string> table_ids() const;
     // The table's current tablets (nullptr for an unknown table).
     std::shared_ptr<const TableTablets> tablets(const std::string& table_id) const;
 
@@ -108,6 +111,11 @@ class TabletRouter final : public Replica {
     // Builds every tablet's replica set again (the keyspaces' replication
     // may have changed).
     void refresh_replicas();
+    // A migration's barrier, after a new map of `table_id` is installed:
+    // waits until no request routed by an older map of the table is in
+    // flight (Replica::requests_in_flight of the replica sets it replaced),
+    // polling. False at `deadline`. Blocks: never call it on an event loop.
+    bool drain(const std::string& table_id, std::chrono::steady_clock::time_point deadline);
 
     // Replica: routed through the tablets.
     Task<Status> apply(const std::string& table_id, const storage::PartitionMutation& m,
@@ -163,6 +171,8 @@ class TabletRouter final : public Replica {
                                                              int64_t now_seconds,
                                                              const RequestOptions& options);
     void publish(std::shared_ptr<const Tables> tables);
+    // Requires mu_. Keeps the replica sets of `old` until drained.
+    void retire(const std::string& table_id, const TableTablets& old);
     // The table's tablets as this thread last saw them (valid until this
     // thread's next call); nullptr for an unknown table.
     const TableTablets* routed(const std::string& table_id) const;
@@ -174,6 +184,9 @@ class TabletRouter final : public Replica {
     std::mutex mu_;  // serialises changes to the maps
     std::atomic<std::shared_ptr<const Tables>> tables_;
     std::atomic<uint64_t> version_{0};  // of tables_, for the threads' cached snapshots
+    // Under mu_: replica sets replaced by newer maps that may still have
+    // requests in flight, per table (what drain() waits for).
+    std::unordered_map<std::string, std::vector<std::shared_ptr<Replica>>> retired_;
 };
 
 }  // namespace tessel::query
