@@ -6,8 +6,10 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <map>
 #include <random>
+#include <thread>
 
 #include "partition/token.h"
 #include "schema/memory_catalog_store.h"
@@ -220,6 +222,73 @@ TEST_F(TabletRouterTest, MapIsStoredResetAndRemoved) {
     ASSERT_TRUE(router.drop_table("t").is_ok());
     EXPECT_EQ(router.tablets("t"), nullptr);
     EXPECT_EQ(store.data.count("t"), 0u);
+}
+
+// A replica set that says how many requests it has in flight.
+class BusyReplica final : public Replica {
+  public:
+    explicit BusyReplica(Replica* inner) : inner_(inner) {}
+    std::atomic<uint64_t> busy{0};
+    uint64_t requests_in_flight() const override { return busy.load(); }
+    Task<Status> apply(const std::string& t, const storage::PartitionMutation& m,
+                       const RequestOptions& o) override {
+        return inner_->apply(t, m, o);
+    }
+    Task<Result<std::unique_ptr<PartitionStream>>> read(const std::string& t, const std::string& k,
+                                                        const SliceSpec& s, int64_t n,
+                                                        const RequestOptions& o) override {
+        return inner_->read(t, k, s, n, o);
+    }
+    Task<Result<std::unique_ptr<PartitionCursor>>> scan(const std::string& t, const KeyRange& r,
+                                                        int64_t n,
+                                                        const RequestOptions& o) override {
+        return inner_->scan(t, r, n, o);
+    }
+    Task<Result<bool>> cas(const std::string& t, const std::string& k, const RequestOptions& o,
+                           cluster::CasDecider d) override {
+        return inner_->cas(t, k, o, std::move(d));
+    }
+    Status create_table(const std::string&, int32_t) override { return Status::ok(); }
+    Status drop_table(const std::string&) override { return Status::ok(); }
+    Status truncate_table(const std::string&) override { return Status::ok(); }
+    Status set_gc_grace(const std::string&, int32_t) override { return Status::ok(); }
+    bool has_table(const std::string&) const override { return true; }
+    Status flush() override { return Status::ok(); }
+    int64_t now_seconds() const override { return 0; }
+
+  private:
+    Replica* inner_;
+};
+
+// A migration's barrier: once a new map is installed, drain() waits for the
+// requests still running on the replica sets of the maps it replaced.
+TEST(TabletRouterDrainTest, WaitsForRequestsRoutedByReplacedMaps) {
+    MemReplica mem;
+    std::vector<std::shared_ptr<BusyReplica>> sets;
+    TabletRouterOptions o;
+    o.shared_maps = true;
+    o.first_map = [](const std::string&, bool) { return TabletMap::initial_hash(2, 1, 0); };
+    o.replica_set = [&](const std::string&, const Tablet&) {
+        sets.push_back(std::make_shared<BusyReplica>(&mem));
+        return sets.back();
+    };
+    TabletRouter router(&mem, nullptr, nullptr, o);
+    ASSERT_TRUE(router.create_table("t", 0).is_ok());
+    ASSERT_EQ(sets.size(), 2u);
+    sets[0]->busy = 1;  // a request routed by the first map is running
+    ASSERT_TRUE(router.apply_remote("t", TabletMap::initial_hash(2, 1, 1).encode()).is_ok());
+    ASSERT_EQ(sets.size(), 4u);
+    sets[2]->busy = 5;  // the new map's own requests do not count
+    using std::chrono::milliseconds;
+    const auto soon = [] { return std::chrono::steady_clock::now() + milliseconds(100); };
+    EXPECT_FALSE(router.drain("t", soon()));
+    EXPECT_TRUE(router.drain("other", soon()));  // another table has nothing to wait for
+    std::thread done([&] {
+        std::this_thread::sleep_for(milliseconds(50));
+        sets[0]->busy = 0;
+    });
+    EXPECT_TRUE(router.drain("t", std::chrono::steady_clock::now() + milliseconds(5000)));
+    done.join();
 }
 
 }  // namespace
