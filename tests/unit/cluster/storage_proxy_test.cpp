@@ -461,8 +461,10 @@ TEST_F(StorageProxyTest, APendingReplicaTakesWritesAndRaisesTheCount) {
     placement_.replicas = {host(1), host(3)};
     placement_.pending = {host(2)};
     placement_.replication.replication_factor = 2;
-    ASSERT_TRUE(write(1, row("p", "c", "v", 1), Consistency::kOne).is_ok());
-    EXPECT_EQ(local_rows(2, "p"), 1u);  // the pending replica has the write
+    // ALL waits for the pending replica as well: once it is acknowledged,
+    // node 2 holds the write (ONE could return on the answers of 1 and 3).
+    ASSERT_TRUE(write(1, row("p", "c", "v", 1), Consistency::kAll).is_ok());
+    EXPECT_EQ(local_rows(2, "p"), 1u);
     // ONE with a pending replica needs two answers: with node 3 down, node 1
     // and the pending node 2 give them.
     mark_down(3);
