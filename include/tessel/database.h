@@ -120,9 +120,10 @@ struct DatabaseOptions {
 };
 
 // A topology or status change of a cluster node, as drivers hear it
-// (TOPOLOGY_CHANGE NEW_NODE / REMOVED_NODE, STATUS_CHANGE UP / DOWN).
+// (TOPOLOGY_CHANGE NEW_NODE / REMOVED_NODE, STATUS_CHANGE UP / DOWN), and
+// kDecommissioned: this node left the cluster (its process may stop).
 struct ClusterEvent {
-    enum class Kind { kNewNode, kRemovedNode, kUp, kDown };
+    enum class Kind { kNewNode, kRemovedNode, kUp, kDown, kDecommissioned };
     Kind kind = Kind::kUp;
     std::string rpc_address;
     int native_port = 9042;

@@ -37,6 +37,10 @@ std::string ControlPlane::node_key(const std::string& host_id) const {
     return prefix_ + "nodes/" + host_id_hex(host_id);
 }
 
+std::string ControlPlane::removed_key(const std::string& host_id) const {
+    return prefix_ + "removed/" + host_id_hex(host_id);
+}
+
 std::string ControlPlane::alive_key(const std::string& host_id) const {
     return prefix_ + "alive/" + host_id_hex(host_id);
 }
@@ -58,6 +62,14 @@ Result<std::unique_ptr<ControlPlane>> ControlPlane::start(ControlPlaneOptions op
 
 Status ControlPlane::join() {
     const std::string topology = prefix_ + "topology";
+    TESSEL_ASSIGN_OR_RETURN(auto removed, etcd_.get(removed_key(self_.host_id)));
+    if (!removed.kvs.empty()) {
+        return Status::config("Cannot join cluster '" + options_.cluster_name + "': this node (" +
+                              host_id_hex(self_.host_id) +
+                              ") left it (decommission or removenode) and may not come back "
+                              "with its old data; empty its data directory to join as a new "
+                              "node");
+    }
     for (int attempt = 0; attempt < 20; ++attempt) {
         TESSEL_ASSIGN_OR_RETURN(auto nodes, etcd_.get_prefix(prefix_ + "nodes/"));
         TESSEL_ASSIGN_OR_RETURN(auto topo, etcd_.get(topology));
@@ -82,9 +94,17 @@ Status ControlPlane::join() {
         self_.tokens = mine && !mine->tokens.empty()
                            ? mine->tokens
                            : Ring::allocate_tokens(others, options_.num_tokens);
+        // A restart keeps the state (a leaving node goes on leaving); a new
+        // node joins, unless it is the first one: nothing to join then.
+        if (mine && mine->state != NodeState::kJoining) {
+            self_.state = mine->state;
+        } else {
+            self_.state = others.empty() ? NodeState::kNormal : NodeState::kJoining;
+        }
+        state_ = self_.state;
         const int64_t seen = topo.kvs.empty() ? 0 : topo.kvs[0].mod_revision;
-        std::vector<Compare> compares{
-            Compare::mod_revision_is(topology, Compare::Op::kEqual, seen)};
+        std::vector<Compare> compares{Compare::mod_revision_is(topology, Compare::Op::kEqual, seen),
+                                      Compare::absent(removed_key(self_.host_id))};
         std::vector<TxnOp> ops{TxnOp::put(node_key(self_.host_id), encode_node(self_)),
                                TxnOp::put(topology, host_id_hex(self_.host_id))};
         TESSEL_ASSIGN_OR_RETURN(auto txn, etcd_.txn(compares, ops, {}));
@@ -126,6 +146,70 @@ void ControlPlane::on_lease_lost(const Status& why) {
             std::this_thread::sleep_for(std::chrono::seconds(1));
         }
     });
+}
+
+Status ControlPlane::set_state(NodeState state) {
+    NodeInfo record;
+    {
+        std::lock_guard lock(mu_);
+        record = self_;
+    }
+    record.state = state;
+    // Only while the record is there: a node that left stays gone.
+    const std::string key = node_key(record.host_id);
+    TESSEL_ASSIGN_OR_RETURN(auto txn,
+                            etcd_.txn({Compare::create_revision_is(key, Compare::Op::kGreater, 0)},
+                                      {TxnOp::put(key, encode_node(record))}, {}));
+    if (!txn.succeeded) return Status::invalid("This node is no longer a member of the cluster");
+    state_ = state;
+    spdlog::info("this node is now {}", node_state_name(state));
+    return Status::ok();
+}
+
+Status ControlPlane::leave() {
+    const std::string& host = self_.host_id;
+    TESSEL_ASSIGN_OR_RETURN(
+        auto txn, etcd_.txn({},
+                            {TxnOp::erase(node_key(host)),
+                             TxnOp::put(removed_key(host), std::to_string(wall_clock_ms()))},
+                            {}));
+    (void)txn;
+    stopping_ = true;  // no re-registering from here on
+    std::unique_ptr<LeaseKeeper> lease;
+    {
+        std::lock_guard lock(mu_);
+        lease = std::move(lease_);
+    }
+    lease.reset();  // revokes the lease: the alive record goes
+    spdlog::info("this node left cluster '{}'", options_.cluster_name);
+    return Status::ok();
+}
+
+Status ControlPlane::remove_node(const std::string& host_id) {
+    if (host_id == self_.host_id) {
+        return Status::invalid("Cannot remove self: use decommission to make this node leave");
+    }
+    const std::string key = node_key(host_id);
+    TESSEL_ASSIGN_OR_RETURN(auto record, etcd_.get(key));
+    if (record.kvs.empty()) return Status::invalid("Host ID not found: " + host_id_hex(host_id));
+    auto node = decode_node(record.kvs[0].value);
+    if (!node.is_ok()) return node.status();
+    TESSEL_ASSIGN_OR_RETURN(
+        auto txn,
+        etcd_.txn(
+            {Compare::absent(alive_key(host_id)),
+             Compare::mod_revision_is(key, Compare::Op::kEqual, record.kvs[0].mod_revision)},
+            {TxnOp::erase(key), TxnOp::put(removed_key(host_id), std::to_string(wall_clock_ms()))},
+            {}));
+    if (!txn.succeeded) {
+        return Status::invalid("Node " + node->listen_address + ":" +
+                               std::to_string(node->storage_port) +
+                               " is alive and owns this ID. Use decommission command to remove "
+                               "it from the ring");
+    }
+    spdlog::info("removed node {} ({}) from the cluster", host_id_hex(host_id),
+                 node->listen_address);
+    return Status::ok();
 }
 
 Status ControlPlane::report(const AliveInfo& alive) {

@@ -4,6 +4,8 @@
 //   nodes/<host id>     the node's record (addresses, dc, rack, tokens,
 //                       state): written when it joins, removed when it leaves
 //   alive/<host id>     under the node's lease: present while it is up
+//   removed/<host id>   a node that left (decommission) or was removed
+//                       (removenode): it may not join again with that id
 //   schema/...          the catalog (the records the local catalog family
 //                       holds, under the same keys)
 //   tablets/<table id>  the tablet maps, with their replicas
@@ -76,8 +78,24 @@ class ControlPlane {
     // Rewrites this node's liveness record (its schema version changed).
     Status report(const AliveInfo& alive);
 
+    // --- Joining and leaving (docs/architecture.md, "Nodes joining and
+    // leaving"). A new node joins as JOINING (the first node of a cluster
+    // as NORMAL) and is NORMAL once it serves; a node that restarts keeps
+    // its state.
+    NodeState state() const { return state_.load(); }
+    // Rewrites this node's record with `state` (JOINING -> NORMAL, NORMAL
+    // -> LEAVING).
+    Status set_state(NodeState state);
+    // This node leaves the cluster: its record goes and a removed/ marker
+    // stays, in one transaction; then its lease is revoked.
+    Status leave();
+    // removenode: `host_id` (not this node) leaves the cluster. Refused while
+    // it is alive (it should decommission) and for a host that is no member.
+    Status remove_node(const std::string& host_id);
+
     // Key helpers.
     std::string node_key(const std::string& host_id) const;
+    std::string removed_key(const std::string& host_id) const;
     std::string alive_key(const std::string& host_id) const;
     std::string tablets_key(const std::string& table_id) const;
     std::string schema_prefix() const { return prefix_ + "schema/"; }
@@ -104,6 +122,7 @@ class ControlPlane {
     Listener listener_;
     std::unique_ptr<EtcdWatch> watch_;
     std::atomic<bool> stopping_{false};
+    std::atomic<NodeState> state_{NodeState::kNormal};
     std::thread relister_;  // re-registers after a lost lease
 };
 

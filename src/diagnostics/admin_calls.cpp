@@ -96,10 +96,15 @@ std::optional<Result<AdminCall>> parse_admin_call(std::string_view cql) {
         call.op = AdminCall::Op::kCompact;
     } else if (proc == "system.repair") {
         call.op = AdminCall::Op::kRepair;
+    } else if (proc == "system.decommission") {
+        call.op = AdminCall::Op::kDecommission;
+    } else if (proc == "system.removenode") {
+        call.op = AdminCall::Op::kRemoveNode;
     } else {
-        return Result<AdminCall>(Status::invalid(fmt::format(
-            "Unknown procedure '{}': expected system.flush, system.compact or system.repair",
-            proc)));
+        return Result<AdminCall>(Status::invalid(
+            fmt::format("Unknown procedure '{}': expected system.flush, system.compact, "
+                        "system.repair, system.decommission or system.removenode",
+                        proc)));
     }
     if (!c.eat('(')) {
         return Result<AdminCall>(
@@ -126,6 +131,21 @@ std::optional<Result<AdminCall>> parse_admin_call(std::string_view cql) {
         return Result<AdminCall>(
             Status::syntax(fmt::format("line 1: unexpected text after {}(...)", proc)));
     }
+    if (call.op == AdminCall::Op::kDecommission) {
+        if (!args.empty()) {
+            return Result<AdminCall>(
+                Status::invalid(fmt::format("{} takes no arguments, got {}", proc, args.size())));
+        }
+        return Result<AdminCall>(std::move(call));
+    }
+    if (call.op == AdminCall::Op::kRemoveNode) {
+        if (args.size() != 1 || args[0].empty()) {
+            return Result<AdminCall>(Status::invalid(
+                fmt::format("{} takes one argument, the host id of the node to remove", proc)));
+        }
+        call.host_id = std::move(args[0]);
+        return Result<AdminCall>(std::move(call));
+    }
     if (args.size() > 2) {
         return Result<AdminCall>(Status::invalid(fmt::format(
             "{} takes at most 2 arguments (keyspace, table), got {}", proc, args.size())));
@@ -141,10 +161,25 @@ std::optional<Result<AdminCall>> parse_admin_call(std::string_view cql) {
     return Result<AdminCall>(std::move(call));
 }
 
+std::string_view admin_call_name(AdminCall::Op op) {
+    switch (op) {
+        case AdminCall::Op::kFlush:
+            return "flush";
+        case AdminCall::Op::kCompact:
+            return "compact";
+        case AdminCall::Op::kRepair:
+            return "repair";
+        case AdminCall::Op::kDecommission:
+            return "decommission";
+        case AdminCall::Op::kRemoveNode:
+            return "removenode";
+    }
+    return "";
+}
+
 std::string admin_call_text(const AdminCall& call) {
-    std::string out = call.op == AdminCall::Op::kFlush     ? "CALL system.flush("
-                      : call.op == AdminCall::Op::kCompact ? "CALL system.compact("
-                                                           : "CALL system.repair(";
+    std::string out = fmt::format("CALL system.{}(", admin_call_name(call.op));
+    if (call.op == AdminCall::Op::kRemoveNode) return out + quote(call.host_id) + ")";
     if (!call.keyspace.empty()) {
         out += quote(call.keyspace);
         if (!call.table.empty()) out += ", " + quote(call.table);

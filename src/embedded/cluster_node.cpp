@@ -51,6 +51,7 @@ ClusterNode::ClusterNode(const DatabaseOptions& options, storage::Store* store)
 
 ClusterNode::~ClusterNode() {
     stopping_ = true;
+    lifecycle_pool_.join();  // a decommission or removenode ends at its next look
     hints_cv_.notify_all();
     if (hints_thread_.joinable()) hints_thread_.join();
     control_.reset();  // stops the watch and revokes the lease first
@@ -305,6 +306,7 @@ void ClusterNode::watch(Catalog* catalog, query::TabletRouter* router, cluster::
     control_->watch(std::move(l));
     report_schema(catalog->version().raw());
     watching_ = true;
+    become_normal();
 }
 
 Status ClusterNode::apply_schema(int64_t revision) {

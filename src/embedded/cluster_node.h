@@ -85,12 +85,32 @@ class ClusterNode {
 
     void set_event_listener(std::function<void(const ClusterEvent&)> listener);
 
+    // --- Joining and leaving (cluster_lifecycle.cpp) ---
+    // CALL system.decommission(): this node turns LEAVING, waits until the
+    // balancer moved every tablet replica it holds to the others, then
+    // leaves the cluster (ClusterEvent::kDecommissioned). Refused when the
+    // other nodes cannot hold every keyspace's replication factor. At the
+    // deadline it stays LEAVING and says so; calling again waits on.
+    Status decommission(std::chrono::steady_clock::time_point deadline);
+    // CALL system.removenode('host id'): a dead node leaves the cluster;
+    // waits until its replicas are rebuilt from the survivors.
+    Status removenode(const std::string& host_id, std::chrono::steady_clock::time_point deadline);
+    bool decommissioned() const { return decommissioned_; }
+    // Runs a decommission or removenode on a thread of the node's own (the
+    // node waits for it when it stops).
+    Task<Status> run_lifecycle(std::function<Status()> work);
+
   private:
     ClusterNode(const DatabaseOptions& options, storage::Store* store);
     // The tablet maps of created and dropped tables, in the DDL's transaction.
     Result<std::vector<cluster::TxnOp>> tablet_ops(const CatalogBatch& batch);
     Result<cluster::Replication> replication_of_table(const std::string& table_id) const;
     Status apply_schema(int64_t revision);
+    // JOINING -> NORMAL once the node serves (its watch is running).
+    void become_normal();
+    // The tablet replicas `host` holds or receives, from the maps in etcd.
+    Result<size_t> replicas_held_by(const std::string& host) const;
+    Status check_remaining_nodes_hold_rf() const;
     // Every 2 s: replays hints to nodes that are up, reports a schema
     // version not reported yet.
     void periodic_loop();
@@ -119,6 +139,8 @@ class ClusterNode {
     std::atomic<bool> watching_{false};  // catalog_ set, schema changes followed
     std::function<void(const ClusterEvent&)> event_listener_;
     std::atomic<bool> stopping_{false};
+    std::atomic<bool> decommissioned_{false};
+    asio::thread_pool lifecycle_pool_{1};
     std::mutex hints_mu_;
     std::condition_variable hints_cv_;
     std::thread hints_thread_;

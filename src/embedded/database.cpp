@@ -30,6 +30,10 @@
 namespace tessel {
 namespace {
 
+// How long CALL system.decommission / removenode wait for the tablet
+// replicas to move before they answer (the move goes on afterwards).
+constexpr auto kNodeLifecycleTimeout = std::chrono::minutes(30);
+
 class SessionImpl;
 
 class DatabaseImpl final : public Database {
@@ -502,10 +506,7 @@ class SessionImpl final : public Session {
     Task<Result<ResultSet>> run_admin_call(Result<diagnostics::AdminCall> call) {
         if (!call.is_ok()) co_return call.status();
         const auto op = call->op;
-        TESSEL_CO_RETURN_IF_ERROR(
-            require_superuser(op == diagnostics::AdminCall::Op::kFlush     ? "flush"
-                              : op == diagnostics::AdminCall::Op::kCompact ? "compact"
-                                                                           : "repair"));
+        TESSEL_CO_RETURN_IF_ERROR(require_superuser(diagnostics::admin_call_name(op)));
         co_return co_await db_->run_admin_call(*call);
     }
 
@@ -532,6 +533,25 @@ Task<Result<ResultSet>> DatabaseImpl::run_admin_call(const diagnostics::AdminCal
             for (const auto& [name, def] : ks->tables)
                 tables.emplace_back(ks_name, def.get());
         }
+    }
+    if (call.op == diagnostics::AdminCall::Op::kDecommission ||
+        call.op == diagnostics::AdminCall::Op::kRemoveNode) {
+        if (!cluster_) {
+            co_return Status::invalid(std::string(diagnostics::admin_call_name(call.op)) +
+                                      " needs a cluster: this node is alone");
+        }
+        const auto deadline = std::chrono::steady_clock::now() + kNodeLifecycleTimeout;
+        embedded::ClusterNode* node = cluster_.get();
+        const std::string host = call.host_id;
+        const bool leave = call.op == diagnostics::AdminCall::Op::kDecommission;
+        // Named, not a temporary of the co_await expression.
+        std::function<Status()> work = [node, host, leave, deadline] {
+            return leave ? node->decommission(deadline) : node->removenode(host, deadline);
+        };
+        Task<Status> running = node->run_lifecycle(std::move(work));
+        Status st = co_await std::move(running);
+        if (!st.is_ok()) co_return st;
+        co_return ResultSet{};
     }
     if (call.op == diagnostics::AdminCall::Op::kRepair) {
         if (!cluster_) co_return Status::invalid("Repair needs a cluster: this node is alone");

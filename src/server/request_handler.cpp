@@ -522,6 +522,7 @@ void RequestHandler::append_response(int16_t stream, const Response& response,
 }
 
 std::string RequestHandler::encode_cluster_event(const ClusterEvent& event) const {
+    if (event.kind == ClusterEvent::Kind::kDecommissioned) return "";  // no driver event
     const bool topology = event.kind == ClusterEvent::Kind::kNewNode ||
                           event.kind == ClusterEvent::Kind::kRemovedNode;
     if (topology ? !topology_events_ : !status_events_) return "";
@@ -555,6 +556,8 @@ std::string RequestHandler::encode_cluster_event(const ClusterEvent& event) cons
         case ClusterEvent::Kind::kDown:
             append_response(protocol::kEventStreamId,
                             protocol::StatusChangeEvent{"DOWN", std::move(node)}, {}, &out);
+            break;
+        case ClusterEvent::Kind::kDecommissioned:
             break;
     }
     return out;

@@ -80,6 +80,8 @@ Status cmd_advise(client::Client& c, const TableRef& table, std::ostream& out);
 // Anti-entropy repair of the tables in scope (CALL system.repair): what was
 // compared and what differed.
 Status cmd_repair(client::Client& c, const TableRef& scope, std::ostream& out);
+// decommission (empty host id: the node connected to) or removenode HOST_ID.
+Status cmd_node_leaves(client::Client& c, const std::string& removed_host_id, std::ostream& out);
 Status cmd_flush_or_compact(client::Client& c, bool compact, const TableRef& scope,
                             std::ostream& out);
 

@@ -436,6 +436,22 @@ Status cmd_repair(client::Client& c, const TableRef& scope, std::ostream& out) {
     return Status::ok();
 }
 
+Status cmd_node_leaves(client::Client& c, const std::string& removed_host_id, std::ostream& out) {
+    diagnostics::AdminCall call;
+    call.op = removed_host_id.empty() ? diagnostics::AdminCall::Op::kDecommission
+                                      : diagnostics::AdminCall::Op::kRemoveNode;
+    call.host_id = removed_host_id;
+    auto r = c.query(diagnostics::admin_call_text(call));
+    if (!r.is_ok()) return r.status();
+    if (removed_host_id.empty()) {
+        out << "Decommissioned: every tablet replica moved to the other nodes; the node left "
+               "the cluster\n";
+    } else {
+        out << "Removed " << removed_host_id << ": its tablet replicas are rebuilt\n";
+    }
+    return Status::ok();
+}
+
 Status cmd_flush_or_compact(client::Client& c, bool compact, const TableRef& scope,
                             std::ostream& out) {
     diagnostics::AdminCall call;

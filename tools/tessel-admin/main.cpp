@@ -48,6 +48,13 @@ int main(int argc, char** argv) {
     compact->add_option("table", table_arg, "Table (default: all of the keyspace)");
     auto* repair = app.add_subcommand("repair", "Anti-entropy repair (CALL system.repair)");
     repair->add_option("scope", scope_text, "KEYSPACE or KEYSPACE.TABLE (default: all)");
+    auto* decommission = app.add_subcommand(
+        "decommission", "Move every tablet replica off --host, then make it leave the cluster");
+    auto* removenode =
+        app.add_subcommand("removenode", "Remove a dead node; its replicas are rebuilt");
+    std::string host_id;
+    removenode->add_option("host_id", host_id, "The dead node's host id (tessel-admin status)")
+        ->required();
     auto* tablets = app.add_subcommand("tablets", "Per-tablet load and the table's skew");
     tablets->add_option("scope", scope_text, "KEYSPACE or KEYSPACE.TABLE");
     auto* toppart = app.add_subcommand("toppartitions", "Sample the hottest partitions");
@@ -88,6 +95,8 @@ int main(int argc, char** argv) {
     options.port = port;
     options.username = username;
     options.password = password;
+    // Waits while tablet replicas stream (the server answers within 30 min).
+    if (decommission->parsed() || removenode->parsed()) options.request_timeout_ms = 35 * 60 * 1000;
     auto connected = client::Client::connect(options);
     if (!connected.is_ok()) return fail(connected.status().message(), 2);
     client::Client& c = **connected;
@@ -103,6 +112,10 @@ int main(int argc, char** argv) {
         st = admin::cmd_flush_or_compact(c, compact->parsed(), scope, std::cout);
     } else if (repair->parsed()) {
         st = admin::cmd_repair(c, scope, std::cout);
+    } else if (decommission->parsed()) {
+        st = admin::cmd_node_leaves(c, "", std::cout);
+    } else if (removenode->parsed()) {
+        st = admin::cmd_node_leaves(c, host_id, std::cout);
     } else if (tablets->parsed()) {
         st = admin::cmd_tablets(c, scope, std::cout);
     } else if (toppart->parsed()) {

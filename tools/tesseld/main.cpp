@@ -9,6 +9,7 @@
 #include <spdlog/spdlog.h>
 #include <CLI/CLI.hpp>
 
+#include <unistd.h>
 #include <csignal>
 #include <optional>
 #include <string>
@@ -107,6 +108,13 @@ int main(int argc, char** argv) {
     }
     spdlog::info("tesseld ready on {}:{} ({} event loops, data in {})", config.listen_address,
                  server.port(), server.loop_count(), config.db.data_dir);
+
+    // A node that decommissioned has left its cluster: it stops as if told to.
+    (*db)->subscribe_cluster_events([](const tessel::ClusterEvent& e) {
+        if (e.kind != tessel::ClusterEvent::Kind::kDecommissioned) return;
+        spdlog::info("this node was decommissioned and left the cluster; stopping");
+        kill(getpid(), SIGTERM);
+    });
 
     int sig = 0;
     sigwait(&stop_signals, &sig);
