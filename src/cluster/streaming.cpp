@@ -329,7 +329,8 @@ Task<Status> StreamingService::stream(const std::string& source_host,
     request.table_id = table_id;
     request.range = range;
     request.target = target_host;
-    const std::string source = source_host;
+    // Copies: the arguments need not outlive the first suspension.
+    const std::string source = source_host, target = target_host, table = table_id;
     GateEntry entry(gate_);
     if (!entry.entered()) co_return stopping();
     ++streams_started_;
@@ -338,9 +339,8 @@ Task<Status> StreamingService::stream(const std::string& source_host,
         ++streams_done_;
     } else {
         ++streams_failed_;
-        st = Status(st.code(), "Cannot stream a range of " + table_id + " from " +
-                                   short_host(source) + " to " + short_host(target_host) + ": " +
-                                   st.message());
+        st = Status(st.code(), "Cannot stream a range of " + table + " from " + short_host(source) +
+                                   " to " + short_host(target) + ": " + st.message());
     }
     co_return st;
 }
@@ -385,7 +385,8 @@ Task<Status> StreamingService::drop_range(const std::string& host, const std::st
     auto reply = co_await messaging_->request(*to, static_cast<Verb>(StreamingVerb::kDropRange),
                                               encode(request), deadline);
     if (!reply.is_ok()) {
-        co_return failed("Cannot drop a range of " + table_id + " on " + short_host(target), reply);
+        co_return failed("Cannot drop a range of " + request.table_id + " on " + short_host(target),
+                         reply);
     }
     co_return Status::ok();
 }
