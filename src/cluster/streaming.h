@@ -155,6 +155,7 @@ class StreamingService {
     void drop_session(const std::string& id);
     // Drops sessions whose source went silent.
     void sweep_loop();
+    void drop_all_sessions();
 
     Result<PeerAddress> address_of(const std::string& host) const;
     Clock::time_point message_deadline(Clock::time_point stream_deadline) const;
