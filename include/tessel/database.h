@@ -59,6 +59,9 @@ struct ClusterOptions {
     int failure_timeout_ms = 5000;  // heartbeats: a silent peer is down here sooner
     int64_t max_hint_window_ms = 3 * 3600 * 1000;
     int messaging_threads = 1;
+    // What this node streams to others (tablet moves), all streams together,
+    // in megabits (125,000 bytes) per second; 0: unlimited (Cassandra 4.0's default).
+    int64_t stream_throughput_outbound_megabits_per_sec = 200;
     // Internode TLS (server_encryption_options): PEM files; both ends
     // verify the other's certificate against `ca`.
     bool tls_enabled = false;

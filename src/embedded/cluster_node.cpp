@@ -55,6 +55,8 @@ ClusterNode::~ClusterNode() {
     hints_cv_.notify_all();
     if (hints_thread_.joinable()) hints_thread_.join();
     control_.reset();  // stops the watch and revokes the lease first
+    // Waits for the streams in flight here; before messaging stops.
+    streaming_.reset();
     if (messaging_) messaging_->stop();
     control_work_.reset();
     control_io_.stop();
@@ -125,6 +127,14 @@ Result<std::unique_ptr<ClusterNode>> ClusterNode::start(const DatabaseOptions& o
         po, &node->membership_, node->messaging_.get(), node->replicas_.get(), node->hints_.get());
     TESSEL_RETURN_IF_ERROR(node->replicas_->register_handlers(*node->messaging_));
     TESSEL_RETURN_IF_ERROR(node->proxy_->register_handlers(*node->messaging_));
+    cluster::StreamingOptions so;
+    so.self = host_id;
+    so.directory = options.data_dir + "/streaming";
+    so.throughput_megabits_per_sec =
+        static_cast<uint64_t>(c.stream_throughput_outbound_megabits_per_sec);
+    node->streaming_ = std::make_unique<cluster::StreamingService>(so, &node->membership_,
+                                                                   node->messaging_.get(), store);
+    TESSEL_RETURN_IF_ERROR(node->streaming_->register_handlers(*node->messaging_));
     // Internode messages from an address that is not a node of the cluster
     // are refused.
     node->messaging_->set_peer_filter(

@@ -27,6 +27,7 @@
 #include "cluster/messaging_service.h"
 #include "cluster/replica_service.h"
 #include "cluster/storage_proxy.h"
+#include "cluster/streaming.h"
 #include "common/io_executor.h"
 #include "query/tablet_router.h"
 #include "tessel/database.h"
@@ -123,6 +124,7 @@ class ClusterNode {
     std::unique_ptr<cluster::ReplicaService> replicas_;
     std::unique_ptr<cluster::HintStore> hints_;
     std::unique_ptr<cluster::StorageProxy> proxy_;
+    std::unique_ptr<cluster::StreamingService> streaming_;
     std::unique_ptr<cluster::EtcdCatalogStore> catalog_store_;
     std::unique_ptr<cluster::EtcdPrefixStore> tablet_maps_;
     asio::io_context control_io_;

@@ -45,6 +45,9 @@ Status apply_cluster_setting(int line, const std::string& key, const std::string
     } else if (key == "internode_messaging_threads") {
         TESSEL_ASSIGN_OR_RETURN(long long n, parse_int(line, key, value, 1, 64));
         c->messaging_threads = static_cast<int>(n);
+    } else if (key == "stream_throughput_outbound_megabits_per_sec") {
+        TESSEL_ASSIGN_OR_RETURN(c->stream_throughput_outbound_megabits_per_sec,
+                                parse_int(line, key, value, 0, 1'000'000));
     } else if (key == "max_hint_window_in_ms") {
         TESSEL_ASSIGN_OR_RETURN(c->max_hint_window_ms,
                                 parse_int(line, key, value, 0, 30ll * 24 * 3600 * 1000));

@@ -40,6 +40,19 @@ smp: 3
     EXPECT_EQ(ignored, (std::vector<std::string>{"seed_provider"}));
 }
 
+TEST(ConfigTest, StreamThroughput) {
+    ServerConfig c;
+    EXPECT_EQ(c.db.cluster.stream_throughput_outbound_megabits_per_sec, 200);  // Cassandra 4.0's
+    ASSERT_TRUE(
+        apply_config_text("stream_throughput_outbound_megabits_per_sec: 0\n", &c, nullptr).is_ok());
+    EXPECT_EQ(c.db.cluster.stream_throughput_outbound_megabits_per_sec, 0);  // unlimited
+    ASSERT_TRUE(apply_config_text("stream_throughput_outbound_megabits_per_sec: 400\n", &c, nullptr)
+                    .is_ok());
+    EXPECT_EQ(c.db.cluster.stream_throughput_outbound_megabits_per_sec, 400);
+    EXPECT_FALSE(apply_config_text("stream_throughput_outbound_megabits_per_sec: -1\n", &c, nullptr)
+                     .is_ok());
+}
+
 TEST(ConfigTest, FlowListAndDefaults) {
     ServerConfig c;
     ASSERT_TRUE(apply_config_text("data_file_directories: [/d1, /d2]\n", &c, nullptr).is_ok());
