@@ -5,6 +5,7 @@
 #include "cluster/streaming.h"
 
 #include <gtest/gtest.h>
+#include <xxhash.h>
 
 #include <filesystem>
 #include <fstream>
@@ -367,6 +368,71 @@ TEST_F(StreamingTest, ASourceShuttingDownEndsItsStreams) {
     EXPECT_EQ(entries_under(node(1).streaming_dir()), 0u);
     EXPECT_TRUE(eventually([&] { return entries_under(node(2).streaming_dir()) == 0; }));
     EXPECT_EQ(node(2).streaming->stats().streams_failed, 1u);
+}
+
+TEST_F(StreamingTest, TheTargetRefusesCorruptOrMisplacedChunksAndDropsTheSession) {
+    start(2);
+    const PeerAddress target = node(2).messaging->address();
+    auto ask = [&](StreamingVerb verb, std::string payload) {
+        return sync_wait([&] {
+            return node(1).messaging->request(target, static_cast<Verb>(verb), std::move(payload),
+                                              Clock::now() + 10s);
+        });
+    };
+    auto open = [&](const std::string& session) {
+        StreamManifest m;
+        m.session_id = session;
+        m.table_id = "t";
+        m.files.push_back({false, 5});
+        return ask(StreamingVerb::kStreamFiles, encode(m));
+    };
+    auto chunk = [&](const std::string& session, uint64_t offset, const std::string& data,
+                     bool corrupt = false) {
+        StreamChunk c;
+        c.session_id = session;
+        c.offset = offset;
+        c.data = data;
+        c.checksum = XXH3_64bits(data.data(), data.size()) + (corrupt ? 1 : 0);
+        return ask(StreamingVerb::kStreamChunk, encode(c));
+    };
+    auto end = [&](const std::string& session, uint64_t checksum) {
+        StreamEnd e;
+        e.session_id = session;
+        e.commit = true;
+        e.checksums = {checksum};
+        return ask(StreamingVerb::kStreamEnd, encode(e));
+    };
+    const std::string dir = node(2).streaming_dir();
+
+    ASSERT_TRUE(open("a0").is_ok());
+    EXPECT_TRUE(std::filesystem::is_directory(dir + "/in-a0"));
+    auto corrupt = chunk("a0", 0, "hello", /*corrupt=*/true);
+    ASSERT_FALSE(corrupt.is_ok());
+    EXPECT_EQ(corrupt.status().code(), ErrorCode::kProtocolError);
+    EXPECT_EQ(entries_under(dir), 0u);
+    EXPECT_FALSE(chunk("a0", 0, "hello").is_ok());  // the session is gone
+
+    ASSERT_TRUE(open("a1").is_ok());
+    ASSERT_TRUE(chunk("a1", 0, "he").is_ok());
+    EXPECT_FALSE(chunk("a1", 3, "llo").is_ok());  // a gap
+    EXPECT_EQ(entries_under(dir), 0u);
+
+    ASSERT_TRUE(open("a2").is_ok());
+    EXPECT_FALSE(chunk("a2", 0, "hello world").is_ok());  // past the announced size
+    EXPECT_EQ(entries_under(dir), 0u);
+
+    ASSERT_TRUE(open("a3").is_ok());
+    ASSERT_TRUE(chunk("a3", 0, "hello").is_ok());
+    EXPECT_FALSE(end("a3", XXH3_64bits("hellO", 5)).is_ok());
+    EXPECT_EQ(entries_under(dir), 0u);
+
+    EXPECT_FALSE(end("a4", 0).is_ok());                                   // no such session
+    EXPECT_EQ(open("../a5").status().code(), ErrorCode::kProtocolError);  // not a session id
+    EXPECT_EQ(entries_under(dir), 0u);
+    const StreamingStats s = node(2).streaming->stats();
+    EXPECT_EQ(s.sessions_received, 4u);
+    EXPECT_EQ(s.sessions_active, 0u);
+    EXPECT_EQ(s.files_ingested, 0u);
 }
 
 TEST_F(StreamingTest, DropRangeRemovesOnlyTheRangeHereOrElsewhere) {
