@@ -61,11 +61,19 @@ void Membership::publish(std::shared_ptr<ClusterView> next) {
     view_.store(next);
     if (!listener_) return;
     std::vector<ClusterEvent> events;
+    // As in Cassandra, a node is new to clients once it has joined (NORMAL,
+    // or LEAVING), not while it is JOINING.
+    auto joined = [](const ClusterView& v, const std::string& id) {
+        const NodeInfo* n = v.node(id);
+        return n && n->state != NodeState::kJoining;
+    };
     for (const auto& [id, n] : next->nodes) {
-        if (!before->node(id)) events.push_back({ClusterEvent::Kind::kNewNode, n});
+        if (joined(*next, id) && !joined(*before, id))
+            events.push_back({ClusterEvent::Kind::kNewNode, n});
     }
     for (const auto& [id, n] : before->nodes) {
-        if (!next->node(id)) events.push_back({ClusterEvent::Kind::kRemovedNode, n});
+        if (!next->node(id) && joined(*before, id))
+            events.push_back({ClusterEvent::Kind::kRemovedNode, n});
     }
     for (const auto& [id, n] : next->nodes) {
         const bool was = before->node(id) && before->is_up(id);
