@@ -137,6 +137,15 @@ Status ClusterNode::decommission(Clock::time_point deadline) {
 
 Status ClusterNode::removenode(const std::string& host_id_text, Clock::time_point deadline) {
     TESSEL_ASSIGN_OR_RETURN(auto host, parse_host_id(host_id_text));
+    // Seen down here (status DN: the failure detector) while its lease has
+    // not expired yet: wait for etcd to agree, the lease TTL at most.
+    auto view = membership_.view();
+    if (view->node(host) && !view->is_up(host) && view->alive.count(host)) {
+        const auto until =
+            Clock::now() + std::chrono::seconds(options_.cluster.lease_ttl_seconds + 2);
+        while (Clock::now() < until && membership_.view()->alive.count(host) && !stopping_)
+            std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    }
     TESSEL_RETURN_IF_ERROR(control_->remove_node(host));
     // The balancer rebuilds each replica the node held from the survivors.
     size_t held = 0;
