@@ -62,6 +62,12 @@ struct ClusterOptions {
     // What this node streams to others (tablet moves), all streams together,
     // in megabits (125,000 bytes) per second; 0: unlimited (Cassandra 4.0's default).
     int64_t stream_throughput_outbound_megabits_per_sec = 200;
+    // The tablet balancer (one node leads it): how often it plans a round,
+    // and the migrations each node takes part in at once, in and out.
+    bool balancer_enabled = true;
+    int balancer_interval_ms = 5000;
+    int max_migrations_in = 2;
+    int max_migrations_out = 2;
     // Internode TLS (server_encryption_options): PEM files; both ends
     // verify the other's certificate against `ca`.
     bool tls_enabled = false;

@@ -2,6 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <chrono>
 #include <limits>
 #include <set>
@@ -52,12 +53,16 @@ ClusterNode::ClusterNode(const DatabaseOptions& options, storage::Store* store)
 ClusterNode::~ClusterNode() {
     stopping_ = true;
     lifecycle_pool_.join();  // a decommission or removenode ends at its next look
+    revision_cv_.notify_all();
+    // Moves under way stop at their next stage; the next leader resumes them.
+    if (balancer_) balancer_->stop();
     hints_cv_.notify_all();
     if (hints_thread_.joinable()) hints_thread_.join();
     control_.reset();  // stops the watch and revokes the lease first
     // Waits for the streams in flight here; before messaging stops.
     streaming_.reset();
     if (messaging_) messaging_->stop();
+    migration_pool_.join();
     control_work_.reset();
     control_io_.stop();
     if (control_thread_.joinable()) control_thread_.join();
@@ -135,6 +140,7 @@ Result<std::unique_ptr<ClusterNode>> ClusterNode::start(const DatabaseOptions& o
     node->streaming_ = std::make_unique<cluster::StreamingService>(so, &node->membership_,
                                                                    node->messaging_.get(), store);
     TESSEL_RETURN_IF_ERROR(node->streaming_->register_handlers(*node->messaging_));
+    TESSEL_RETURN_IF_ERROR(node->register_migration_handlers());
     // Internode messages from an address that is not a node of the cluster
     // are refused.
     node->messaging_->set_peer_filter(
@@ -285,8 +291,14 @@ void ClusterNode::configure_router(query::TabletRouterOptions* o, const Catalog*
                                             wall_clock_ms());
     };
     o->replica_set = [this, local](const std::string& table_id, const Tablet& tablet) {
+        // A tablet moving reads from its read set and writes to the others
+        // as well (partition/tablet_map.h, TabletTransition).
         cluster::Placement p;
-        p.replicas = tablet.replicas;
+        p.replicas = tablet.read_replicas();
+        for (const auto& host : tablet.write_replicas()) {
+            if (std::find(p.replicas.begin(), p.replicas.end(), host) == p.replicas.end())
+                p.pending.push_back(host);
+        }
         auto repl = replication_of_table(table_id);
         if (repl.is_ok()) {
             p.replication = *repl;
@@ -307,16 +319,21 @@ void ClusterNode::watch(Catalog* catalog, query::TabletRouter* router, cluster::
     l.on_schema = [this](int64_t revision) {
         Status st = apply_schema(revision);
         if (!st.is_ok()) spdlog::error("cannot apply the cluster's schema: {}", st.message());
+        note_revision(revision);
     };
     l.on_tablets = [this](const std::string& table_id, const std::optional<std::string>& map,
-                          int64_t) {
+                          int64_t revision) {
         Status st = router_->apply_remote(table_id, map);
         if (!st.is_ok()) spdlog::error("tablet map of {}: {}", table_id, st.message());
+        note_revision(revision);
     };
+    // Every map up to the revision start() read is installed already.
+    note_revision(control_->start_revision());
     control_->watch(std::move(l));
     report_schema(catalog->version().raw());
     watching_ = true;
     become_normal();
+    start_balancer();
 }
 
 Status ClusterNode::apply_schema(int64_t revision) {

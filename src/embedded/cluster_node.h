@@ -19,12 +19,15 @@
 
 #include <asio.hpp>
 
+#include "cluster/balancer_service.h"
 #include "cluster/control_plane.h"
 #include "cluster/etcd_catalog_store.h"
 #include "cluster/etcd_prefix_store.h"
 #include "cluster/hints.h"
 #include "cluster/membership.h"
 #include "cluster/messaging_service.h"
+#include "cluster/migration.h"
+#include "cluster/migration_messages.h"
 #include "cluster/replica_service.h"
 #include "cluster/storage_proxy.h"
 #include "cluster/streaming.h"
@@ -100,6 +103,10 @@ class ClusterNode {
     // Runs a decommission or removenode on a thread of the node's own (the
     // node waits for it when it stops).
     Task<Status> run_lifecycle(std::function<Status()> work);
+    // The tablet balancer (this node may lead it) and what it did.
+    cluster::BalancerStats balancer_stats() const {
+        return balancer_ ? balancer_->stats() : cluster::BalancerStats{};
+    }
 
   private:
     ClusterNode(const DatabaseOptions& options, storage::Store* store);
@@ -112,6 +119,23 @@ class ClusterNode {
     // The tablet replicas `host` holds or receives, from the maps in etcd.
     Result<size_t> replicas_held_by(const std::string& host) const;
     Status check_remaining_nodes_hold_rf() const;
+
+    // --- tablet migration (cluster_migration.cpp) ---
+    Status register_migration_handlers();
+    // Creates the migration driver and starts the balancer service.
+    void start_balancer();
+    // The watch has delivered every change up to `revision`.
+    void note_revision(int64_t revision);
+    // This node installed the table's map of `revision` and finished the
+    // requests routed by older ones / every live node did.
+    Status local_barrier(const std::string& table_id, int64_t revision,
+                         std::chrono::steady_clock::time_point deadline);
+    Status cluster_barrier(const std::string& table_id, int64_t revision);
+    // What this node measured of its tablets / every live node's report.
+    cluster::TabletLoadReport local_load();
+    std::vector<cluster::TabletLoadReport> gather_load();
+    // Runs blocking work for a handler off the messaging threads.
+    Task<Result<std::string>> on_blocking(std::function<Result<std::string>()> work);
     // Every 2 s: replays hints to nodes that are up, reports a schema
     // version not reported yet.
     void periodic_loop();
@@ -146,6 +170,14 @@ class ClusterNode {
     std::mutex hints_mu_;
     std::condition_variable hints_cv_;
     std::thread hints_thread_;
+
+    // Tablet migration.
+    std::mutex revision_mu_;
+    std::condition_variable revision_cv_;
+    int64_t applied_revision_ = 0;  // guarded by revision_mu_
+    asio::thread_pool migration_pool_{2};
+    std::unique_ptr<cluster::MigrationDriver> migrations_;
+    std::unique_ptr<cluster::BalancerService> balancer_;
 };
 
 }  // namespace tessel::embedded

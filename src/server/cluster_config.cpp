@@ -48,6 +48,19 @@ Status apply_cluster_setting(int line, const std::string& key, const std::string
     } else if (key == "stream_throughput_outbound_megabits_per_sec") {
         TESSEL_ASSIGN_OR_RETURN(c->stream_throughput_outbound_megabits_per_sec,
                                 parse_int(line, key, value, 0, 1'000'000));
+    } else if (key == "tablet_balancer_enabled") {
+        if (value != "true" && value != "false")
+            return bad_value(line, key, value, "true or false");
+        c->balancer_enabled = value == "true";
+    } else if (key == "tablet_balancer_interval_in_ms") {
+        TESSEL_ASSIGN_OR_RETURN(long long n, parse_int(line, key, value, 100, 3600 * 1000));
+        c->balancer_interval_ms = static_cast<int>(n);
+    } else if (key == "max_tablet_migrations_in") {
+        TESSEL_ASSIGN_OR_RETURN(long long n, parse_int(line, key, value, 1, 64));
+        c->max_migrations_in = static_cast<int>(n);
+    } else if (key == "max_tablet_migrations_out") {
+        TESSEL_ASSIGN_OR_RETURN(long long n, parse_int(line, key, value, 1, 64));
+        c->max_migrations_out = static_cast<int>(n);
     } else if (key == "max_hint_window_in_ms") {
         TESSEL_ASSIGN_OR_RETURN(c->max_hint_window_ms,
                                 parse_int(line, key, value, 0, 30ll * 24 * 3600 * 1000));

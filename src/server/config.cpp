@@ -120,7 +120,10 @@ Status apply_scalar(int line, const std::string& key, const std::string& value,
         TESSEL_ASSIGN_OR_RETURN(long long mb, parse_int(line, key, value, 1, 1 << 20));
         config->db.block_cache_bytes = static_cast<size_t>(mb) << 20;
     } else if (key.starts_with("tablet_")) {
-        return apply_tablet_setting(line, key, value, &config->db.tablets, known);
+        TESSEL_RETURN_IF_ERROR(apply_tablet_setting(line, key, value, &config->db.tablets, known));
+        if (*known) return Status::ok();
+        // tablet_balancer_*: the cluster's balancer.
+        return apply_cluster_setting(line, key, value, &config->db.cluster, known);
     } else {
         TESSEL_RETURN_IF_ERROR(apply_cluster_setting(line, key, value, &config->db.cluster, known));
         if (*known) return Status::ok();

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# A three-node Tessel cluster on this machine (etcd and tesseld on
-# 127.0.0.1-3) through the Python and Node.js drivers: tests/cluster/.
+# Tessel clusters on this machine (etcd and tesseld on 127.0.0.1-4) through
+# the Python and Node.js drivers: tests/cluster/ (replication and consistency,
+# nodes joining and leaving, tablet migration).
 # Usage: tests/suites/cluster.sh BUILD_DIR
 set -uo pipefail
 BUILD="$(cd "${1:-build}" && pwd)"
@@ -12,4 +13,9 @@ if [ ! -x /usr/bin/etcd ]; then
   echo "etcd is not installed (apt-get install etcd-server)"
   exit 1
 fi
-"$PY" "$ROOT/tests/cluster/cluster_test.py" "$BUILD"
+status=0
+"$PY" "$ROOT/tests/cluster/cluster_test.py" "$BUILD" || status=1
+# Nodes joining and leaving, and tablets moving between nodes.
+"$PY" "$ROOT/tests/cluster/lifecycle_test.py" "$BUILD" || status=1
+"$PY" "$ROOT/tests/cluster/migration_test.py" "$BUILD" || status=1
+exit $status

@@ -53,6 +53,25 @@ TEST(ConfigTest, StreamThroughput) {
                      .is_ok());
 }
 
+TEST(ConfigTest, TabletBalancerSettings) {
+    ServerConfig c;
+    std::vector<std::string> ignored;
+    ASSERT_TRUE(apply_config_text("tablet_balancer_enabled: false\n"
+                                  "tablet_balancer_interval_in_ms: 1000\n"
+                                  "max_tablet_migrations_in: 3\n"
+                                  "max_tablet_migrations_out: 4\n"
+                                  "tablet_initial_count: 8\n",
+                                  &c, &ignored)
+                    .is_ok());
+    EXPECT_TRUE(ignored.empty()) << ignored.front();
+    EXPECT_FALSE(c.db.cluster.balancer_enabled);
+    EXPECT_EQ(c.db.cluster.balancer_interval_ms, 1000);
+    EXPECT_EQ(c.db.cluster.max_migrations_in, 3);
+    EXPECT_EQ(c.db.cluster.max_migrations_out, 4);
+    EXPECT_FALSE(apply_config_text("tablet_balancer_interval_in_ms: 10\n", &c, nullptr).is_ok());
+    EXPECT_FALSE(apply_config_text("tablet_balancer_enabled: maybe\n", &c, nullptr).is_ok());
+}
+
 TEST(ConfigTest, FlowListAndDefaults) {
     ServerConfig c;
     ASSERT_TRUE(apply_config_text("data_file_directories: [/d1, /d2]\n", &c, nullptr).is_ok());
