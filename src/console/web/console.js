@@ -107,6 +107,9 @@
     const hm = state.data.heatmap;
     const items = heatItems();
     const now = hm.now;
+    // The range asked for, or less while the node has not recorded that long.
+    const first = hm.columns.length ? hm.columns[0].at : now - hm.since_ms;
+    const xMin = Math.max(now - hm.since_ms, first);
     chart.setOption({
       animation: false,
       grid: { left: 150, right: 90, top: 20, bottom: 40 },
@@ -120,7 +123,7 @@
             (top.length ? "<br>top partitions: " + top.map((t) => `${esc(t.partition_key)} (${num(t.count, 0)})`).join(", ") : "");
         },
       },
-      xAxis: { type: "time", min: now - hm.since_ms, max: now },
+      xAxis: { type: "time", min: xMin, max: now },
       yAxis: {
         type: "value", min: 0, max: 1, inverse: true, splitLine: { show: false },
         axisLabel: {
@@ -132,7 +135,7 @@
         interval: hm.tables.length ? 1 / hm.tables.length : 1,
       },
       visualMap: {
-        min: 0, max: Math.max(hm.max, 1e-9), dimension: 4, calculable: true, orient: "vertical",
+        min: 0, max: Math.max(hm.max, 1e-9), dimension: 4, calculable: false, orient: "vertical",
         right: 0, top: "center", text: [hm.unit, ""],
         inRange: { color: ["#f7fbff", "#fdd49e", "#fc8d59", "#d7301f", "#7f0000"] },
       },
