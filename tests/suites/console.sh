@@ -89,9 +89,11 @@ stop_load
 cat "$LOAD_LOG"
 stop_tesseld || failed=1
 
-echo "--- the console with PasswordAuthenticator"
+echo "--- the console with PasswordAuthenticator (tablets split past 32 KiB)"
 cat >"$CONF" <<'YAML'
 authenticator: PasswordAuthenticator
+tablet_split_size_bytes: 32768
+tablet_evaluation_interval_ms: 1000
 YAML
 start_tesseld "$BUILD" --config "$CONF" --http-port 0 || exit 1
 TESSEL_HTTP_PORT="$(console_port)"

@@ -310,6 +310,55 @@ class ConsoleAuthTest(unittest.TestCase):
         self.assertEqual(get_json("/api/advice", cookie=cookie)[0], 200)
 
 
+class ConsoleSplitTest(unittest.TestCase):
+    """On the PasswordAuthenticator server, which splits tablets past
+    tablet_split_size_bytes 32 KiB every second: a split shows in the
+    table's history."""
+
+    def test_a_split_shows_in_the_history(self):
+        status, headers, _ = login("cassandra", "cassandra")
+        self.assertEqual(status, 303)
+        cookie = headers["set-cookie"].split(";")[0]
+        cluster = new_cluster(auth_provider=PlainTextAuthProvider("cassandra", "cassandra"))
+        try:
+            s = cluster.connect()
+            s.default_timeout = 30
+            s.execute("CREATE KEYSPACE IF NOT EXISTS consolesplit WITH replication = "
+                      "{'class': 'SimpleStrategy', 'replication_factor': 1}")
+            s.execute("CREATE TABLE IF NOT EXISTS consolesplit.t (k int PRIMARY KEY, v text)")
+            table = "consolesplit.t"
+
+            def sampled():
+                status, data = get_json(f"/api/heatmap?table={table}", cookie=cookie)
+                self.assertEqual(status, 200, data)
+                return any(c["bands"] for c in data["columns"])
+            # The sampler has seen the table before it grows.
+            wait_for("the table in the heat map", sampled)
+            status, before = get_json(f"/api/tablets?table={table}", cookie=cookie)
+            count_before = len(before["tables"][0]["tablets"])
+            ins = s.prepare("INSERT INTO consolesplit.t (k, v) VALUES (?, ?)")
+            for k in range(600):
+                s.execute(ins, (k, "x" * 200))
+
+            def split():
+                status, data = get_json(f"/api/tablets?table={table}", cookie=cookie)
+                self.assertEqual(status, 200, data)
+                t = data["tables"][0]
+                return t if any(h["kind"] == "split" for h in t["history"]) else None
+            t = wait_for("a split in the tablet history", split)
+            self.assertGreater(len(t["tablets"]), count_before)
+            h = next(h for h in t["history"] if h["kind"] == "split")
+            self.assertEqual(len(h["from"]), 1)
+            self.assertGreaterEqual(len(h["to"]), 2)
+            self.assertEqual(h["from"][0]["range_start"], h["to"][0]["range_start"])
+            self.assertEqual(h["from"][0]["range_end"], h["to"][-1]["range_end"])
+            self.assertIsInstance(h["at"], int)
+        finally:
+            cluster.shutdown()
+
+
 if __name__ == "__main__":
-    raise SystemExit(run(ConsoleAuthTest if os.environ.get("TESSEL_CONSOLE_AUTH") == "1"
-                         else ConsoleApiTest))
+    if os.environ.get("TESSEL_CONSOLE_AUTH") == "1":
+        failures = [run(ConsoleAuthTest), run(ConsoleSplitTest)]
+        raise SystemExit(max(failures))
+    raise SystemExit(run(ConsoleApiTest))
