@@ -134,8 +134,14 @@ json tablet_of(const cql::TableInfo* info, const TableTablets* tablets,
 
 }  // namespace
 
-std::optional<int64_t> parse_since_ms(const std::string& text) {
+std::optional<int64_t> parse_since_ms(const std::string& text, int64_t now_ms) {
     if (text.empty()) return std::nullopt;
+    if (text.size() >= 13 && text.find_first_not_of("0123456789") == std::string::npos) {
+        int64_t at = 0;
+        auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), at);
+        if (ec != std::errc() || at > now_ms || now_ms - at > kMaxSinceMs) return std::nullopt;
+        return std::max<int64_t>(now_ms - at, 1);
+    }
     int64_t unit = 1000;
     std::string digits = text;
     switch (text.back()) {
@@ -225,18 +231,18 @@ ApiResponse ConsoleApi::heatmap(const ApiParams& params) const {
     if (auto m = param(params, "metric"); m && !m->empty() && !parse_heat_metric(*m, &metric)) {
         return error(400, "metric must be writes, reads, bytes_written or size, not '" + *m + "'");
     }
+    const diagnostics::TimeMs now = diagnostics::now_ms();
     int64_t since_ms = 3600 * 1000;
     if (auto s = param(params, "since"); s && !s->empty()) {
-        auto parsed = parse_since_ms(*s);
+        auto parsed = parse_since_ms(*s, now);
         if (!parsed) {
             return error(400,
-                         "since must be a duration from 1 s to 1 d (3600, 90s, 15m, 1h, "
-                         "1d), not '" +
+                         "since must be a duration from 1 s to 1 d (3600, 90s, 15m, 1h, 1d) or a "
+                         "time in ms since the epoch within the last day, not '" +
                              *s + "'");
         }
         since_ms = *parsed;
     }
-    const diagnostics::TimeMs now = diagnostics::now_ms();
     std::vector<HeatFrame> frames = downsample(history_.since(now - since_ms), kMaxColumns);
     // The tables on the y axis: those of the newest frame, each an equal
     // share of the axis when every table is shown.

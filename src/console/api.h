@@ -47,8 +47,10 @@ class ConsoleApi {
     const TabletChanges& changes_;
 };
 
-// The heat map's time range: seconds ("3600"), or with a unit ("90s",
-// "15m", "1h", "1d"), from 1 s to the history's reach; nullopt when malformed.
-std::optional<int64_t> parse_since_ms(const std::string& text);
+// The heat map's time range in ms: seconds ("3600"), or with a unit ("90s",
+// "15m", "1h", "1d"), from 1 s to the history's reach (a day); or a point in
+// time, ms since the epoch (13 digits or more: "1717228800000"), within the
+// day before `now`. nullopt when malformed or out of reach.
+std::optional<int64_t> parse_since_ms(const std::string& text, int64_t now_ms);
 
 }  // namespace tessel::console

@@ -148,6 +148,12 @@ class ConsoleApiTest(unittest.TestCase):
             status, d = get_json(f"/api/heatmap?table={TABLE}&metric={metric}&since=15m")
             self.assertEqual((status, d["metric"], d["unit"]), (200, metric, unit))
             self.assertEqual(d["since_ms"], 900000)
+        # A point in time (ms since the epoch) instead of a duration.
+        status, d = get_json(f"/api/heatmap?table={TABLE}&since={int(time.time() * 1000) - 60000}")
+        self.assertEqual(status, 200, d)
+        self.assertTrue(55000 <= d["since_ms"] <= 120000, d["since_ms"])
+        status, err = get_json(f"/api/heatmap?since={int(time.time() * 1000) + 3600000}")
+        self.assertEqual(status, 400)
         status, d = get_json("/api/heatmap?since=1d")
         self.assertEqual(status, 200)
         self.assertIn(TABLE, [t["name"] for t in d["tables"]])

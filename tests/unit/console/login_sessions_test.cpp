@@ -38,13 +38,19 @@ TEST(LoginSessions, ReadsTheCookieHeader) {
 }
 
 TEST(ConsoleApiParams, ParsesTheHeatMapRange) {
-    EXPECT_EQ(parse_since_ms("3600").value_or(0), 3600000);
-    EXPECT_EQ(parse_since_ms("90s").value_or(0), 90000);
-    EXPECT_EQ(parse_since_ms("15m").value_or(0), 900000);
-    EXPECT_EQ(parse_since_ms("1h").value_or(0), 3600000);
-    EXPECT_EQ(parse_since_ms("1d").value_or(0), 86400000);
+    EXPECT_EQ(parse_since_ms("3600", 0).value_or(0), 3600000);
+    EXPECT_EQ(parse_since_ms("90s", 0).value_or(0), 90000);
+    EXPECT_EQ(parse_since_ms("15m", 0).value_or(0), 900000);
+    EXPECT_EQ(parse_since_ms("1h", 0).value_or(0), 3600000);
+    EXPECT_EQ(parse_since_ms("1d", 0).value_or(0), 86400000);
     for (const char* bad : {"", "0", "-5", "2d", "1x", "h", "1.5h", "86401"})
-        EXPECT_FALSE(parse_since_ms(bad).has_value()) << bad;
+        EXPECT_FALSE(parse_since_ms(bad, 0).has_value()) << bad;
+    // A point in time within the last day.
+    const int64_t now = 1717228800000;
+    EXPECT_EQ(parse_since_ms("1717228740000", now).value_or(0), 60000);
+    EXPECT_EQ(parse_since_ms("1717228800000", now).value_or(0), 1);
+    EXPECT_FALSE(parse_since_ms("1717228800001", now).has_value());  // the future
+    EXPECT_FALSE(parse_since_ms("1717142399999", now).has_value());  // over a day ago
 }
 
 }  // namespace
