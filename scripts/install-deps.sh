@@ -8,6 +8,7 @@ PACKAGES=(
   librocksdb-dev libasio-dev libfmt-dev libspdlog-dev libcli11-dev libxxhash-dev
   liblz4-dev libsnappy-dev libssl-dev libgtest-dev libgmock-dev libbenchmark-dev
   libcurl4-openssl-dev nlohmann-json3-dev etcd-server etcd-client
+  libcpp-httplib-dev chromium
   python3 python3-cassandra
   postgresql libpq-dev clang libclang-rt-14-dev
 )

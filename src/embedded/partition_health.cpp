@@ -136,6 +136,10 @@ thread_local std::vector<std::string> t_last_read_key;
 
 }  // namespace
 
+std::vector<std::string> partition_key_components(std::string_view sketch_key) {
+    return components_of(sketch_key);
+}
+
 std::string display_partition_key(const cql::TableInfo& table,
                                   const std::vector<std::string>& components) {
     return display_components(partition_key_types(table), components);

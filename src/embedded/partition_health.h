@@ -53,6 +53,10 @@ struct PartitionHealthOptions {
 std::string display_partition_key(const cql::TableInfo& table,
                                   const std::vector<std::string>& components);
 
+// The partition key components (native-protocol values) of a key as the
+// hot-partition sketches record it (TopKEntry::key).
+std::vector<std::string> partition_key_components(std::string_view sketch_key);
+
 class PartitionHealth final : public query::QueryObserver {
   public:
     // A table of the current schema by name: its TableInfo (null when
@@ -80,6 +84,10 @@ class PartitionHealth final : public query::QueryObserver {
     const diagnostics::LargePartitionTracker& large() const { return large_; }
     const diagnostics::HotPartitionsRegistry& hot() const { return hot_; }
     const PartitionHealthOptions& options() const { return options_; }
+    // The table of the current schema by name (a null info when unknown).
+    TableSchema table_schema(const std::string& keyspace, const std::string& table) const {
+        return lookup_ ? lookup_(keyspace, table) : TableSchema{};
+    }
 
     // What the advisor needs of every table with recorded traffic
     // (system.partition_advice).

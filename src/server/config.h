@@ -61,6 +61,11 @@ struct ServerConfig {
     // configured (metrics_port; 0 picks a free port, logged at start-up).
     std::string metrics_listen_address = "127.0.0.1";
     int metrics_port = -1;
+    // The web console (GET / and /api/... over HTTP, src/console): off unless
+    // a port is configured (http_port, --http-port; 0 picks a free port,
+    // logged at start-up); http_listen_address defaults to the CQL address.
+    std::string http_listen_address;
+    int http_port = -1;
 };
 
 // Config_error "config line N: invalid value 'V' for KEY (expected WANT)",
@@ -74,7 +79,7 @@ Result<long long> parse_int(int line, std::string_view key, const std::string& v
 // thresholds of DatabaseOptions::large_partitions and ::tombstones under
 // their field names (sizes in bytes, or with a unit: 100MiB, 512KiB, 1GB),
 // hot_partitions_window_ms, hot_partitions_capacity, partition_write_budget (the advisor's writes/s
-// per partition), metrics_port and metrics_listen_address.
+// per partition), metrics_port and metrics_listen_address, http_port and http_listen_address.
 // Sets *known to false for any other key.
 Status apply_health_setting(int line, const std::string& key, const std::string& value,
                             ServerConfig* config, bool* known);

@@ -95,6 +95,13 @@ Status apply_health_setting(int line, const std::string& key, const std::string&
         TESSEL_ASSIGN_OR_RETURN(uint64_t port, parse_count(line, key, value));
         if (port > 65535) return bad_value(line, key, value, "a port in 0..65535");
         config->metrics_port = static_cast<int>(port);
+    } else if (key == "http_port") {
+        TESSEL_ASSIGN_OR_RETURN(uint64_t port, parse_count(line, key, value));
+        if (port > 65535) return bad_value(line, key, value, "a port in 0..65535");
+        config->http_port = static_cast<int>(port);
+    } else if (key == "http_listen_address") {
+        if (value.empty()) return bad_value(line, key, value, "an address");
+        config->http_listen_address = value;
     } else if (key == "metrics_listen_address") {
         if (value.empty()) return bad_value(line, key, value, "an address");
         config->metrics_listen_address = value;

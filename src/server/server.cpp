@@ -63,6 +63,18 @@ Status Server::start() {
         }
     }
 
+    if (config_.http_port >= 0) {
+        console::ConsoleOptions options;
+        options.address = config_.http_listen_address.empty() ? config_.listen_address
+                                                              : config_.http_listen_address;
+        options.port = config_.http_port;
+        console_ = std::make_unique<console::ConsoleServer>(db_);
+        // Unlike /metrics, a console asked for and not served is an error.
+        if (Status st = console_->start(options); !st.is_ok()) return st;
+        http_port_ = console_->port();
+        spdlog::info("console on http://{}:{}/", options.address, http_port_);
+    }
+
     subscription_ =
         db_.subscribe_schema_changes([this](const SchemaChange& c) { on_schema_change(c); });
     cluster_subscription_ =
@@ -159,6 +171,7 @@ void Server::stop() {
     if (subscription_ >= 0) db_.unsubscribe_schema_changes(subscription_);
     db_.unsubscribe_cluster_events(cluster_subscription_);
     if (metrics_) metrics_->stop();
+    if (console_) console_->stop();
     // Stop accepting on the acceptor's own loop, then close every client.
     asio::post(loops_->loop(0), [this] {
         asio::error_code ignored;

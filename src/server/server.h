@@ -15,6 +15,7 @@
 #include <mutex>
 
 #include "common/status.h"
+#include "console/console_server.h"
 #include "server/config.h"
 #include "server/event_loops.h"
 #include "server/node_metrics.h"
@@ -49,6 +50,8 @@ class Server {
 
     // The /metrics port (after start() with config.metrics_port >= 0), else -1.
     int metrics_port() const { return metrics_port_; }
+    // The console's port (after start() with config.http_port >= 0), else -1.
+    int http_port() const { return http_port_; }
 
   private:
     void do_accept();
@@ -60,6 +63,8 @@ class Server {
     Database& db_;
     std::unique_ptr<NodeMetrics> metrics_;
     int metrics_port_ = -1;
+    std::unique_ptr<console::ConsoleServer> console_;
+    int http_port_ = -1;
     std::unique_ptr<EventLoops> loops_;
     // Password checks, off the loops (connection.h); only with a login.
     std::unique_ptr<asio::thread_pool> login_pool_;

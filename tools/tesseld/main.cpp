@@ -1,6 +1,7 @@
 // tesseld: serves a Tessel database over the CQL native protocol (v3/v4).
 //
 //   tesseld [--data-dir DIR] [--listen ADDR] [--port N] [--smp N] [--config FILE]
+//           [--metrics-port N] [--http-port N]
 //           [--etcd URL[,URL...]] [--storage-port N] [--dc NAME] [--rack NAME]
 //
 // Settings come from the defaults, then the config file (cassandra.yaml-style
@@ -38,7 +39,7 @@ sigset_t block_stop_signals() {
 int main(int argc, char** argv) {
     CLI::App app{"tesseld: Tessel's CQL native protocol server"};
     std::optional<std::string> data_dir, listen, config_file, etcd, dc, rack;
-    std::optional<int> port, smp, metrics_port, storage_port;
+    std::optional<int> port, smp, metrics_port, http_port, storage_port;
     app.add_option("--data-dir", data_dir, "data directory (default ./data)");
     app.add_option("--listen", listen, "address to listen on (default 127.0.0.1)");
     app.add_option("--port", port, "CQL native protocol port (default 9042)")
@@ -47,6 +48,9 @@ int main(int argc, char** argv) {
         ->check(CLI::Range(1, 1024));
     app.add_option("--metrics-port", metrics_port,
                    "Prometheus /metrics HTTP port (0: a free one; default: metrics_port or off)")
+        ->check(CLI::Range(0, 65535));
+    app.add_option("--http-port", http_port,
+                   "web console HTTP port (0: a free one; default: http_port or off)")
         ->check(CLI::Range(0, 65535));
     app.add_option("--config", config_file, "YAML config file (cassandra.yaml names)");
     app.add_option("--etcd", etcd,
@@ -75,6 +79,7 @@ int main(int argc, char** argv) {
     if (port) config.port = *port;
     if (smp) config.smp = *smp;
     if (metrics_port) config.metrics_port = *metrics_port;
+    if (http_port) config.http_port = *http_port;
     if (etcd) config.db.cluster.etcd_endpoints = tessel::server::split_list(*etcd);
     if (storage_port) config.db.cluster.storage_port = *storage_port;
     if (dc) config.db.cluster.dc = *dc;

@@ -16,7 +16,9 @@ TEST(HealthConfigTest, DefaultsAreCassandraLike) {
     EXPECT_EQ(c.db.large_partitions.partition_rows_fail_threshold, 0u);
     EXPECT_EQ(c.db.tombstones.tombstone_warn_threshold, 1000u);
     EXPECT_EQ(c.db.tombstones.tombstone_failure_threshold, 100000u);
-    EXPECT_EQ(c.metrics_port, -1);  // no metrics endpoint unless configured
+    EXPECT_EQ(c.metrics_port, -1);         // no metrics endpoint unless configured
+    EXPECT_EQ(c.http_port, -1);            // no web console unless configured
+    EXPECT_EQ(c.http_listen_address, "");  // the CQL listen address
 }
 
 TEST(HealthConfigTest, ThresholdsWithAndWithoutUnits) {
@@ -37,6 +39,8 @@ hot_partitions_capacity: 256
 partition_write_budget: 50
 metrics_port: 9180
 metrics_listen_address: 0.0.0.0
+http_port: 8080
+http_listen_address: 10.0.0.5
 )";
     ASSERT_TRUE(apply_config_text(yaml, &c, &ignored).is_ok());
     EXPECT_TRUE(ignored.empty());
@@ -56,6 +60,8 @@ metrics_listen_address: 0.0.0.0
     EXPECT_EQ(c.db.advisor.partition_write_budget, 50.0);
     EXPECT_EQ(c.metrics_port, 9180);
     EXPECT_EQ(c.metrics_listen_address, "0.0.0.0");
+    EXPECT_EQ(c.http_port, 8080);
+    EXPECT_EQ(c.http_listen_address, "10.0.0.5");
 }
 
 TEST(HealthConfigTest, BadValuesNameTheLine) {
@@ -67,6 +73,8 @@ TEST(HealthConfigTest, BadValuesNameTheLine) {
     EXPECT_NE(st.message().find("config line 2"), std::string::npos) << st.message();
     EXPECT_FALSE(apply_config_text("tombstone_warn_threshold: -1\n", &c, nullptr).is_ok());
     EXPECT_FALSE(apply_config_text("metrics_port: 70000\n", &c, nullptr).is_ok());
+    EXPECT_FALSE(apply_config_text("http_port: 70000\n", &c, nullptr).is_ok());
+    EXPECT_FALSE(apply_config_text("http_port: -1\n", &c, nullptr).is_ok());
 }
 
 }  // namespace
