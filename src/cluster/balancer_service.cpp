@@ -216,7 +216,14 @@ void BalancerService::round() {
     }
     std::map<TabletKey, std::pair<uint64_t, balancer::TabletHeat>> load;
     std::map<TabletKey, std::map<std::string, uint64_t>> held;  // bytes per reporting host
-    for (const auto& report : hooks_.gather_load()) {
+    const auto asked_at = std::chrono::steady_clock::now();
+    const auto reports = hooks_.gather_load();
+    const auto took = std::chrono::steady_clock::now() - asked_at;
+    if (took > std::chrono::seconds(2)) {
+        spdlog::warn("tablet balancer: the nodes' load took {} ms to gather",
+                     std::chrono::duration_cast<std::chrono::milliseconds>(took).count());
+    }
+    for (const auto& report : reports) {
         for (const auto& e : report.tablets) {
             TabletKey key{e.table_id, e.start};
             auto& [size, heat] = load[key];
@@ -333,6 +340,7 @@ void BalancerService::round() {
             }
             case balancer::ActionKind::kSplit: {
                 Status st = driver_->split(key.table_id, key.start);
+                if (!st.is_ok()) spdlog::info("tablet balancer: no split: {}", st.message());
                 std::lock_guard lock(mu_);
                 if (st.is_ok()) ++stats_.splits;
                 break;

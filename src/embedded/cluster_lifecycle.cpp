@@ -74,7 +74,9 @@ Status ClusterNode::check_remaining_nodes_hold_rf() const {
     }
     if (!catalog_) return Status::ok();
     auto schema = catalog_->snapshot();
-    for (const auto& [name, ks] : schema->keyspaces) {
+    for (const auto& keyspace : schema->keyspaces) {
+        const std::string& name = keyspace.first;
+        const auto& ks = keyspace.second;
         if (ks->tables.empty()) continue;
         auto r = cluster::Replication::from_options(
             std::map<std::string, std::string>(ks->replication.begin(), ks->replication.end()));

@@ -40,13 +40,25 @@ Status ClusterNode::local_barrier(const std::string& table_id, int64_t revision,
         if (!revision_cv_.wait_until(lock, deadline, [&] {
                 return applied_revision_ >= revision || stopping_.load();
             })) {
+            spdlog::warn("tablet map barrier of {}: revision {} not installed here (at {})",
+                         table_id, revision, applied_revision_);
             return Status(ErrorCode::kUnavailable, "the tablet map of revision " +
                                                        std::to_string(revision) +
                                                        " has not reached this node");
         }
     }
     if (stopping_ || !router_) return Status(ErrorCode::kUnavailable, "the node is stopping");
-    if (!router_->drain(table_id, deadline)) {
+    const auto drain_from = Clock::now();
+    const bool drained = router_->drain(table_id, deadline);
+    const auto drain_ms =
+        std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - drain_from).count();
+    if (drain_ms > 1000) {
+        spdlog::warn(
+            "tablet map barrier of {} at revision {}: requests routed by older maps took "
+            "{} ms to finish{}",
+            table_id, revision, drain_ms, drained ? "" : " (gave up)");
+    }
+    if (!drained) {
         return Status(ErrorCode::kUnavailable,
                       "requests routed by an older tablet map are still running");
     }
@@ -72,7 +84,9 @@ Status ClusterNode::cluster_barrier(const std::string& table_id, int64_t revisio
                     payload, deadline));
     }
     Status first = local_barrier(table_id, revision, deadline);
-    for (auto& [host, task] : asked) {
+    for (auto& asked_one : asked) {
+        const std::string& host = asked_one.first;
+        Task<cluster::MessagingResult>& task = asked_one.second;
         auto r = sync_wait([&] { return std::move(task); });
         if (!r.is_ok() && first.is_ok()) {
             first = Status(ErrorCode::kUnavailable, "tablet map barrier on node " +
