@@ -10,9 +10,10 @@
   holds no table data;
 - removenode: a node is killed and removed (tessel-admin removenode): every
   tablet gets its RF back on the others and every row reads back at ALL;
-- crash mid-move: with streaming throttled, the source and then the target
-  of a tablet being streamed are SIGKILLed and restarted: each move
-  completes or rolls back, and nothing acknowledged is lost;
+- crash mid-move: with streaming throttled, a 3rd node joins and the source
+  of a tablet streaming to it is SIGKILLed and restarted, then a 4th joins
+  and the target of a stream is: each move completes or rolls back, and
+  nothing acknowledged is lost;
 - heat: a read load on tablets of 2 nodes out of 3 ends with the hot
   tablets spread over all three (max/mean reads per node before and after).
 
@@ -157,7 +158,10 @@ def preload(session, count, first=0):
     from cassandra.concurrent import execute_concurrent_with_args
     todo = list(range(first, first + count))
     for _ in range(5):
-        results = execute_concurrent_with_args(session, insert, [(k, VALUE) for k in todo],
+        # Random values: SST files do not compress them, so streaming the
+        # rows takes the time their size says under a throughput limit.
+        results = execute_concurrent_with_args(session, insert,
+                                               [(k, os.urandom(len(VALUE))) for k in todo],
                                                concurrency=32, raise_on_first_error=False)
         todo = [k for k, (ok, _) in zip(todo, results) if not ok]
         if not todo:
@@ -255,8 +259,46 @@ def test_join_decommission_removenode(build):
         c.close()
 
 
-def moving(c, node, keyspace):
-    return [r for r in tablets(c, node, keyspace) if r.stage == "streaming"]
+class MapWatcher:
+    """Sessions kept open on every node, to see a tablet streaming as soon
+    as any node's system.tablets shows it (a new connection per look would
+    take longer than a short stream)."""
+
+    def __init__(self, c):
+        self.c = c
+        self.sessions = {}
+
+    def streaming(self, keyspace):
+        for n in self.c.nodes:
+            if not n.alive():
+                self.close(n)
+                continue
+            try:
+                if n.index not in self.sessions:
+                    self.sessions[n.index] = self.c.connect(n, whitelist=True, timeout=5)
+                rows = self.sessions[n.index][1].execute("SELECT * FROM system.tablets")
+                found = [r for r in rows if r.keyspace_name == keyspace and r.stage == "streaming"]
+                if found:
+                    return found
+            except Exception:
+                self.close(n)
+        return []
+
+    def close(self, n=None):
+        for index in [n.index] if n else list(self.sessions):
+            cl = self.sessions.pop(index, (None, None))[0]
+            if cl:
+                cl.shutdown()
+
+
+def wait_for_stream(watcher, keyspace, timeout):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        found = watcher.streaming(keyspace)
+        if found:
+            return found[0]
+        time.sleep(0.1)
+    raise AssertionError("timed out waiting for a tablet to stream")
 
 
 def address_of(c, host):
@@ -268,10 +310,11 @@ def address_of(c, host):
 
 def test_kill_source_or_target_mid_stream(build):
     settings = dict(SETTINGS)
-    # 0.5 MB/s: the third node's share (about 10 MB) takes 20 s and more to
-    # stream, so moves are still under way after the first crash.
+    # 0.5 MB/s per source: a new node's share (7 to 10 MB) takes seconds to
+    # stream.
     settings["stream_throughput_outbound_megabits_per_sec"] = 4
-    c = TestCluster(build, nodes=3, settings=settings)
+    c = TestCluster(build, nodes=4, settings=settings)
+    watcher = MapWatcher(c)
     try:
         for n in c.nodes[:2]:
             n.start()
@@ -287,25 +330,29 @@ def test_kill_source_or_target_mid_stream(build):
         ids = {}
         for n in c.nodes[:2]:
             ids[host_id(c, n)] = n
-        c.node(3).start()
-        c.wait_for_peers(60)
-        ids[host_id(c, c.node(3))] = c.node(3)
-        for victim in ("moving_from", "moving_to"):
-            wait_until(lambda: moving(c, c.node(3), "crash"), 120, "a tablet to stream")
-            row = moving(c, c.node(3), "crash")[0]
+        # A new node each time, so that tablets stream to it: the 3rd one's
+        # first stream loses its source, the 4th one's its target.
+        for new, victim in ((c.node(3), "moving_from"), (c.node(4), "moving_to")):
+            new.start()
+            c.wait_for_peers(60, nodes=[n for n in c.nodes if n.alive()])
+            ids[host_id(c, new)] = new
+            row = wait_for_stream(watcher, "crash", 120)
             node = ids[str(getattr(row, victim))]
             time.sleep(0.5)
             print(f"SIGKILL the {victim[7:]} of a stream: node {node.index}")
             node.kill()
+            watcher.close(node)
             time.sleep(2)
             node.start()
             c.wait_for_peers(60)
+        watcher.close()
         wait_until(lambda: settled(c, c.nodes, "crash", 1, 1.25), 300,
                    "every move to end and the nodes to balance")
         check_readable(c, c.node(1), "crash", keys, ConsistencyLevel.ONE)
         counts = bytes_per_node(c, c.nodes, "crash")
         print(f"after the crashes: {counts}, max/mean {spread(counts.values()):.3f}")
     finally:
+        watcher.close()
         c.close()
 
 
