@@ -18,4 +18,6 @@ status=0
 # Nodes joining and leaving, and tablets moving between nodes.
 "$PY" "$ROOT/tests/cluster/lifecycle_test.py" "$BUILD" || status=1
 "$PY" "$ROOT/tests/cluster/migration_test.py" "$BUILD" || status=1
+# The web console of every node of a cluster.
+"$PY" "$ROOT/tests/cluster/console_cluster_test.py" "$BUILD" || status=1
 exit $status
