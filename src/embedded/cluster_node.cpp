@@ -357,8 +357,14 @@ Status ClusterNode::apply_schema(int64_t revision) {
         for (const auto& [__, t] : ks->tables) {
             now_ids.insert(t->storage_name());
             if (!local_->has_table(t->storage_name())) {
-                TESSEL_RETURN_IF_ERROR(
-                    router_->create_table(t->storage_name(), t->options.gc_grace_seconds));
+                Status created =
+                    router_->create_table(t->storage_name(), t->options.gc_grace_seconds);
+                // This node's own CREATE TABLE may have made it meanwhile
+                // (its watch can deliver the change before the DDL returns).
+                if (!created.is_ok() && !(created.code() == ErrorCode::kAlreadyExists &&
+                                          local_->has_table(t->storage_name()))) {
+                    return created;
+                }
             }
         }
     }
